@@ -1,0 +1,78 @@
+import { ApiError } from '../errors.ts';
+import { newId, nowIso } from '../ids/ids.ts';
+import { OPERATOR_TOKEN_PREFIX, hashSecret, randomBase62 } from '../keys/key-format.ts';
+import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
+import type { Store } from '../store/store.ts';
+
+/** An operator as the API shows it. */
+export interface Operator {
+  id: string;
+  email: string;
+  createdAt: string;
+}
+
+/** Operator sessions last a week from sign-in. */
+const OPERATOR_SESSION_MS = 7 * 24 * 3600 * 1000;
+
+const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+/** Creates an operator; 409 when the e-mail is taken. */
+export async function createOperator(store: Store, email: string, password: string): Promise<Operator> {
+  if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) throw new ApiError('validation_failed', 'A valid e-mail is required', [{ path: '/email', message: 'must be an e-mail address' }]);
+  if (password.length < 8 || password.length > 256) throw new ApiError('weak_password', 'The password must be 8 to 256 characters');
+  const op: Operator = { id: newId(), email: normalizeEmail(email), createdAt: nowIso() };
+  const passwordHash = await hashPassword(password);
+  const inserted = await store.get(
+    'INSERT INTO operators (id, email, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING RETURNING id',
+    [op.id, op.email, passwordHash, op.createdAt],
+  );
+  if (!inserted) throw new ApiError('conflict', `An operator with e-mail ${op.email} already exists`);
+  return op;
+}
+
+/** Creates the operator of SVC_ADMIN_EMAIL/SVC_ADMIN_PASSWORD unless it exists. */
+export async function ensureOperator(store: Store, email: string, password: string): Promise<boolean> {
+  const existing = await store.get('SELECT id FROM operators WHERE email = ?', [normalizeEmail(email)]);
+  if (existing) return false;
+  await createOperator(store, email, password).catch((e) => {
+    if (!(e instanceof ApiError && e.code === 'conflict')) throw e; // another instance won the race
+  });
+  return true;
+}
+
+export async function countOperators(store: Store): Promise<number> {
+  const row = await store.get<{ n: number | string }>('SELECT count(*) AS n FROM operators');
+  return Number(row?.n ?? 0);
+}
+
+/** Signs an operator in: 401 `invalid_credentials` for a wrong e-mail or password, in the same time. */
+export async function signInOperator(store: Store, email: string, password: string): Promise<{ token: string; operator: Operator }> {
+  const row = await store.get<{ id: string; email: string; password_hash: string; created_at: string }>(
+    'SELECT id, email, password_hash, created_at FROM operators WHERE email = ?',
+    [normalizeEmail(email)],
+  );
+  if (!(await verifyPassword(row?.password_hash, password)) || !row) {
+    throw new ApiError('invalid_credentials', 'Wrong e-mail or password');
+  }
+  const token = OPERATOR_TOKEN_PREFIX + randomBase62(43);
+  const now = Date.now();
+  await store.run(
+    'INSERT INTO operator_sessions (token_hash, operator_id, expires_at, created_at) VALUES (?, ?, ?, ?)',
+    [hashSecret(token), row.id, new Date(now + OPERATOR_SESSION_MS).toISOString(), new Date(now).toISOString()],
+  );
+  return { token, operator: { id: row.id, email: row.email, createdAt: row.created_at } };
+}
+
+/** The operator of a session token, if the session is live. */
+export async function resolveOperator(store: Store, token: string): Promise<Operator | undefined> {
+  const row = await store.get<{ id: string; email: string; created_at: string }>(
+    `SELECT o.id, o.email, o.created_at FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
+     WHERE s.token_hash = ? AND s.expires_at > ?`,
+    [hashSecret(token), nowIso()],
+  );
+  return row && { id: row.id, email: row.email, createdAt: row.created_at };
+}
+
+export async function signOutOperator(store: Store, token: string): Promise<void> {
+  await store.run('DELETE FROM operator_sessions WHERE token_hash = ?', [hashSecret(token)]);
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Store } from '../store/store.ts';
+import { ErrorResponse } from '../http/error-schema.ts';
+import { createOperator, signInOperator, signOutOperator } from './operators.ts';
+import { createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from '../databases/databases.ts';
+import { createKey, listKeys, revokeKey } from '../keys/keys.ts';
+import {
+  CreateDatabaseBody, CreateKeyBody, CreateOperatorBody, DatabaseSchema, IdParams, KeyParams, KeySchema, NewKeySchema, OperatorSchema,
+  PatchDatabaseBody, SignInBody, SignInResponse,
+} from './schemas.ts';
+
+/** §6 management API: operators, databases, keys. Every route but sign-in needs an operator token. */
+export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  const { store } = deps;
+  const tags = ['admin'];
+  const operator = { access: 'operator' as const };
+  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+
+  app.post<{ Body: Static<typeof SignInBody> }>('/v1/admin/sign-in', {
+    config: { access: 'open' },
+    schema: { tags, summary: 'Operator sign-in', body: SignInBody, response: { 200: SignInResponse, ...errors } },
+  }, async (request) => signInOperator(store, request.body.email, request.body.password));
+
+  app.post('/v1/admin/sign-out', {
+    config: operator, schema: { tags, summary: 'End this operator session', response: { 204: { type: 'null' }, ...errors } },
+  }, async (request, reply) => {
+    await signOutOperator(store, request.operatorToken!);
+    return reply.code(204).send();
+  });
+
+  app.get('/v1/admin/me', {
+    config: operator, schema: { tags, summary: 'The signed-in operator', response: { 200: Type.Object({ operator: OperatorSchema }), ...errors } },
+  }, async (request) => ({ operator: request.operator! }));
+
+  app.post<{ Body: Static<typeof CreateOperatorBody> }>('/v1/admin/operators', {
+    config: operator, schema: { tags, summary: 'Create another operator', body: CreateOperatorBody, response: { 201: Type.Object({ operator: OperatorSchema }), 409: ErrorResponse, ...errors } },
+  }, async (request, reply) => reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password) }));
+
+  app.post<{ Body: Static<typeof CreateDatabaseBody> }>('/v1/admin/databases', {
+    config: operator,
+    schema: { tags, summary: 'Create a database and its first secret key (shown once)', body: CreateDatabaseBody, response: { 201: Type.Object({ database: DatabaseSchema, key: NewKeySchema }), ...errors } },
+  }, async (request, reply) => reply.code(201).send(await createDatabase(store, request.body.name)));
+
+  app.get('/v1/admin/databases', {
+    config: operator, schema: { tags, summary: 'List databases', response: { 200: Type.Object({ databases: Type.Array(DatabaseSchema) }), ...errors } },
+  }, async () => ({ databases: await listDatabases(store) }));
+
+  app.get<{ Params: Static<typeof IdParams> }>('/v1/admin/databases/:id', {
+    config: operator, schema: { tags, summary: 'Get a database', params: IdParams, response: { 200: Type.Object({ database: DatabaseSchema }), ...errors } },
+  }, async (request) => ({ database: await getDatabase(store, request.params.id) }));
+
+  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof PatchDatabaseBody> }>('/v1/admin/databases/:id', {
+    config: operator,
+    schema: { tags, summary: 'Rename a database or merge its settings', params: IdParams, body: PatchDatabaseBody, response: { 200: Type.Object({ database: DatabaseSchema }), ...errors } },
+  }, async (request) => ({ database: await updateDatabase(store, request.params.id, request.body) }));
+
+  app.delete<{ Params: Static<typeof IdParams> }>('/v1/admin/databases/:id', {
+    config: operator, schema: { tags, summary: 'Delete a database and everything in it', params: IdParams, response: { 204: { type: 'null' }, ...errors } },
+  }, async (request, reply) => {
+    await deleteDatabase(store, request.params.id);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof CreateKeyBody> }>('/v1/admin/databases/:id/keys', {
+    config: operator,
+    schema: { tags, summary: 'Create an API key (shown once)', params: IdParams, body: CreateKeyBody, response: { 201: NewKeySchema, ...errors } },
+  }, async (request, reply) => {
+    await getDatabase(store, request.params.id);
+    return reply.code(201).send(await createKey(store, request.params.id, request.body.kind, request.body.name ?? null));
+  });
+
+  app.get<{ Params: Static<typeof IdParams> }>('/v1/admin/databases/:id/keys', {
+    config: operator, schema: { tags, summary: 'List API keys (hints only)', params: IdParams, response: { 200: Type.Object({ keys: Type.Array(KeySchema) }), ...errors } },
+  }, async (request) => {
+    await getDatabase(store, request.params.id);
+    return { keys: await listKeys(store, request.params.id) };
+  });
+
+  app.delete<{ Params: Static<typeof KeyParams> }>('/v1/admin/databases/:id/keys/:keyId', {
+    config: operator, schema: { tags, summary: 'Revoke an API key at once', params: KeyParams, response: { 204: { type: 'null' }, ...errors } },
+  }, async (request, reply) => {
+    await revokeKey(store, request.params.id, request.params.keyId);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,74 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Config } from './config.ts';
+import type { Store } from './store/store.ts';
+import type { Limiter } from './infra/limiter/limiter.ts';
+import { installErrorHandling } from './errors.ts';
+import { loggerOptions } from './http/logging.ts';
+import { installBodyParsing } from './http/body.ts';
+import { installAccessCheck, installAuth } from './http/auth.ts';
+import { installRateLimit } from './http/rate-limit.ts';
+import { createMetrics, installRequestMetrics } from './operations/metrics.ts';
+import { operationsRoutes } from './operations/routes.ts';
+import { adminRoutes } from './admin/routes.ts';
+import { documentRoutes } from './documents/routes.ts';
+import { DocumentsService } from './documents/service.ts';
+import { AutoIndexer } from './documents/indexes.ts';
+import type { ChangeListener } from './documents/changes.ts';
+import { LastUsedTracker } from './keys/last-used.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  limiter: Limiter;
+  /** Hears every committed change (tests; realtime and webhooks build on it). */
+  onChange?: ChangeListener;
+}
+
+/**
+ * Builds the whole service. The order matters and reads top to bottom: error handling and body
+ * parsing, then the request hooks (auth → rate limit → access check → metrics), then every
+ * feature's routes in one list.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store, limiter } = deps;
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.limits.bodyBytes,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },
+  });
+  installErrorHandling(app);
+  installBodyParsing(app, { maxDepth: config.limits.jsonDepth });
+
+  const metrics = createMetrics();
+  const lastUsed = new LastUsedTracker(store);
+  installAuth(app, { store, lastUsed });
+  installRateLimit(app, { limiter, perKey: config.rateLimitPerKey, perIp: config.rateLimitPerIp });
+  installAccessCheck(app);
+  installRequestMetrics(app, metrics);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'svc', version: '0.1.0', description: 'Documents, end-user accounts, realtime and webhooks behind one API key.' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+      security: [{ apiKey: [] }],
+    },
+  });
+
+  const indexer = new AutoIndexer(store, 64, (e) => app.log.warn({ err: e }, 'automatic index failed'));
+  const documents = new DocumentsService({ store, limits: config.limits, indexer, onChange: deps.onChange ?? (() => undefined) });
+
+  operationsRoutes(app, { store, metrics });
+  adminRoutes(app, { store });
+  documentRoutes(app, { documents, maxPageSize: config.limits.pageSize });
+  dashboardRoutes(app);
+
+  app.addHook('onClose', async () => {
+    await lastUsed.close();
+  });
+  return app;
+}

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from 'node:fs';
+
+/** Every setting of the service (API.md §9), typed and frozen. The only reader of process.env. */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  emailFrom: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  rateLimitPerKey: number;
+  rateLimitPerIp: number;
+  trustProxy: boolean;
+  webhookTimeoutMs: number;
+  webhookRetryBaseMs: number;
+  webhookMaxAttempts: number;
+  webhookAllowPrivateUrls: boolean;
+  sessionTtlDays: number;
+  logLevel: string;
+  limits: Limits;
+}
+
+/** API.md §8: defaults, each configurable through the environment. */
+export interface Limits {
+  documentBytes: number;
+  bodyBytes: number;
+  bulkDocuments: number;
+  pageSize: number;
+  jsonDepth: number;
+  webhooksPerDatabase: number;
+  realtimeCollections: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads `KEY=value` lines of a `.env` file; real environment variables win. */
+function readDotEnv(path: string): Env {
+  if (!existsSync(path)) return {};
+  const out: Env = {};
+  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
+    const m = /^\s*([A-Z0-9_]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    out[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return out;
+}
+
+class ConfigError extends Error {}
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Builds the configuration from an environment (process.env plus `.env` by default). */
+export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env }): Readonly<Config> {
+  const env = source;
+  const port = int(env, 'PORT', 8700, 0);
+  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/svc.db';
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be sqlite:<path> or postgres://…');
+  }
+  return Object.freeze({
+    port,
+    host: env.HOST || '0.0.0.0',
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl,
+    redisUrl: env.REDIS_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    emailFrom: env.EMAIL_FROM || 'svc <no-reply@localhost>',
+    adminEmail: env.SVC_ADMIN_EMAIL || undefined,
+    adminPassword: env.SVC_ADMIN_PASSWORD || undefined,
+    rateLimitPerKey: int(env, 'RATE_LIMIT_PER_KEY', 1000, 1),
+    rateLimitPerIp: int(env, 'RATE_LIMIT_PER_IP', 200, 1),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 30000, 1),
+    webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30000, 1),
+    webhookMaxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 5, 1),
+    webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
+    logLevel: env.LOG_LEVEL || 'info',
+    limits: Object.freeze({
+      documentBytes: int(env, 'LIMIT_DOCUMENT_BYTES', 1024 * 1024, 1),
+      bodyBytes: int(env, 'LIMIT_BODY_BYTES', 16 * 1024 * 1024, 1),
+      bulkDocuments: int(env, 'LIMIT_BULK_DOCUMENTS', 1000, 1),
+      pageSize: int(env, 'LIMIT_PAGE_SIZE', 1000, 1),
+      jsonDepth: int(env, 'LIMIT_JSON_DEPTH', 32, 1),
+      webhooksPerDatabase: int(env, 'LIMIT_WEBHOOKS_PER_DATABASE', 100, 1),
+      realtimeCollections: int(env, 'LIMIT_REALTIME_COLLECTIONS', 100, 1),
+    }),
+  });
+}
+
+export { ConfigError };

@@ -1,0 +1,81 @@
+import { ApiError, notFound } from '../errors.ts';
+import { newId, nowIso } from '../ids/ids.ts';
+import { createKey } from '../keys/keys.ts';
+import type { Store } from '../store/store.ts';
+import { EMPTY_SETTINGS, patchSettings, publicSettings, type Settings } from './settings.ts';
+
+interface DatabaseRow {
+  id: string;
+  name: string;
+  settings: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A database as the management API shows it (no client secrets). */
+export function toDatabase(r: DatabaseRow) {
+  return { id: r.id, name: r.name, settings: publicSettings(JSON.parse(r.settings) as Settings), createdAt: r.created_at, updatedAt: r.updated_at };
+}
+
+export type Database = ReturnType<typeof toDatabase>;
+
+function checkName(name: unknown): string {
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 100) {
+    throw new ApiError('validation_failed', 'name must be 1 to 100 characters', [{ path: '/name', message: 'must be 1 to 100 characters' }]);
+  }
+  return name.trim();
+}
+
+const columns = (store: Store) => `id, name, ${store.dialect.jsonText('settings')} AS settings, created_at, updated_at`;
+
+/** Creates a database and its first secret key, together. */
+export async function createDatabase(store: Store, name: unknown) {
+  const now = nowIso();
+  const row: DatabaseRow = { id: newId(), name: checkName(name), settings: JSON.stringify(EMPTY_SETTINGS), created_at: now, updated_at: now };
+  const key = await store.transaction(async (tx) => {
+    await tx.run(
+      `INSERT INTO databases (id, name, settings, created_at, updated_at) VALUES (?, ?, ${store.dialect.jsonParam}, ?, ?)`,
+      [row.id, row.name, row.settings, now, now],
+    );
+    return createKey(tx, row.id, 'secret', 'default');
+  });
+  return { database: toDatabase(row), key: { id: key.id, kind: key.kind, name: key.name, key: key.key, createdAt: key.createdAt } };
+}
+
+export async function listDatabases(store: Store): Promise<Database[]> {
+  return (await store.all<DatabaseRow>(`SELECT ${columns(store)} FROM databases ORDER BY created_at, id`)).map(toDatabase);
+}
+
+async function getRow(store: Store, id: string): Promise<DatabaseRow> {
+  const row = await store.get<DatabaseRow>(`SELECT ${columns(store)} FROM databases WHERE id = ?`, [id]);
+  if (!row) throw notFound(`Database '${id}' not found`);
+  return row;
+}
+
+export async function getDatabase(store: Store, id: string): Promise<Database> {
+  return toDatabase(await getRow(store, id));
+}
+
+/** The stored settings, client secrets included: for server-side use only. */
+export async function getSettings(store: Store, id: string): Promise<Settings> {
+  return JSON.parse((await getRow(store, id)).settings) as Settings;
+}
+
+/** Renames and/or merges settings (JSON Merge Patch). */
+export async function updateDatabase(store: Store, id: string, patch: { name?: unknown; settings?: unknown }): Promise<Database> {
+  return store.transaction(async (tx) => {
+    const row = await tx.get<DatabaseRow>(`SELECT ${columns(store)} FROM databases WHERE id = ?`, [id]);
+    if (!row) throw notFound(`Database '${id}' not found`);
+    const name = patch.name === undefined ? row.name : checkName(patch.name);
+    const settings = patch.settings === undefined ? row.settings : JSON.stringify(patchSettings(JSON.parse(row.settings), patch.settings));
+    const updated = { ...row, name, settings, updated_at: nowIso() };
+    await tx.run(`UPDATE databases SET name = ?, settings = ${store.dialect.jsonParam}, updated_at = ? WHERE id = ?`, [name, settings, updated.updated_at, id]);
+    return toDatabase(updated);
+  });
+}
+
+/** Deletes a database with everything in it (keys, documents, events) by cascade. */
+export async function deleteDatabase(store: Store, id: string): Promise<void> {
+  const changed = await store.run('DELETE FROM databases WHERE id = ?', [id]);
+  if (changed === 0) throw notFound(`Database '${id}' not found`);
+}

@@ -1,0 +1,67 @@
+import { ApiError, type ErrorDetail } from '../errors.ts';
+import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
+
+/** A database's settings as stored (API.md §6). */
+export interface Settings {
+  redirectUrls: string[];
+  siteUrl: string | null;
+  oauth: Partial<Record<OAuthProvider, { clientId: string | null; clientSecret: string | null }>>;
+}
+
+export type OAuthProvider = 'google' | 'github';
+const PROVIDERS: OAuthProvider[] = ['google', 'github'];
+
+export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth: {} };
+
+const isHttpUrl = (v: unknown): v is string => {
+  if (typeof v !== 'string') return false;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+/** Validates a merged settings object; throws 400 `validation_failed` with every problem. */
+function validate(v: JsonObject): Settings {
+  const details: ErrorDetail[] = [];
+  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth']);
+  for (const k of Object.keys(v)) if (!allowed.has(k)) details.push({ path: `/settings/${k}`, message: 'is not a setting' });
+  const redirectUrls = v.redirectUrls ?? [];
+  if (!Array.isArray(redirectUrls) || !redirectUrls.every(isHttpUrl)) details.push({ path: '/settings/redirectUrls', message: 'must be a list of http(s) URLs' });
+  const siteUrl = v.siteUrl ?? null;
+  if (siteUrl !== null && !isHttpUrl(siteUrl)) details.push({ path: '/settings/siteUrl', message: 'must be an http(s) URL' });
+  const oauth = v.oauth ?? {};
+  if (!isObject(oauth)) details.push({ path: '/settings/oauth', message: 'must be an object' });
+  else {
+    for (const [provider, conf] of Object.entries(oauth)) {
+      const base = `/settings/oauth/${provider}`;
+      if (!PROVIDERS.includes(provider as OAuthProvider)) details.push({ path: base, message: 'must be google or github' });
+      else if (!isObject(conf)) details.push({ path: base, message: 'must be {clientId, clientSecret}' });
+      else {
+        for (const [k, val] of Object.entries(conf)) {
+          if (k !== 'clientId' && k !== 'clientSecret') details.push({ path: `${base}/${k}`, message: 'is not a setting' });
+          else if (val !== null && (typeof val !== 'string' || val.length > 512)) details.push({ path: `${base}/${k}`, message: 'must be a string' });
+        }
+      }
+    }
+  }
+  if (details.length) throw new ApiError('validation_failed', `Invalid settings: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+  return { redirectUrls: redirectUrls as string[], siteUrl: siteUrl as string | null, oauth: oauth as Settings['oauth'] };
+}
+
+/** Applies a JSON Merge Patch to settings and validates the result. */
+export function patchSettings(current: Settings, patch: unknown): Settings {
+  if (!isObject(patch)) throw new ApiError('validation_failed', 'settings must be an object', [{ path: '/settings', message: 'must be an object' }]);
+  return validate(mergePatch(current, patch) as JsonObject);
+}
+
+/** Settings as reads show them: client secrets replaced by `clientSecretSet`. */
+export function publicSettings(s: Settings) {
+  const oauth: Record<string, { clientId: string | null; clientSecretSet: boolean }> = {};
+  for (const [provider, conf] of Object.entries(s.oauth)) {
+    oauth[provider] = { clientId: conf?.clientId ?? null, clientSecretSet: Boolean(conf?.clientSecret) };
+  }
+  return { redirectUrls: s.redirectUrls, siteUrl: s.siteUrl, oauth };
+}

@@ -1,0 +1,30 @@
+import { ApiError } from '../errors.ts';
+
+const COLLECTION = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+export const RESERVED_COLLECTIONS = new Set(['auth', 'realtime', 'webhooks', 'admin', 'collections', 'openapi.json']);
+const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Validates a collection name (§1). Reserved names are checked first: "openapi.json" is both. */
+export function checkCollection(name: string): string {
+  if (RESERVED_COLLECTIONS.has(name)) throw new ApiError('reserved_collection_name', `"${name}" is a reserved name`);
+  if (!COLLECTION.test(name)) {
+    throw new ApiError('invalid_collection_name', `Collection names match ${COLLECTION.source}; got "${name.slice(0, 80)}"`);
+  }
+  return name;
+}
+
+/** A client-chosen document id: 1–128 characters of [A-Za-z0-9_-]. */
+export function checkDocumentId(id: unknown): string {
+  if (typeof id !== 'string' || !DOCUMENT_ID.test(id)) {
+    throw new ApiError('validation_failed', 'id must be 1 to 128 characters of [A-Za-z0-9_-]', [{ path: '/id', message: 'must match [A-Za-z0-9_-]{1,128}' }]);
+  }
+  return id;
+}
+
+/** Splits a field path (`author.name`) into validated segments, or undefined when malformed. */
+export function parseFieldPath(path: string): string[] | undefined {
+  if (path.length > 256) return undefined;
+  const segments = path.split('.');
+  return segments.length <= 16 && segments.every((s) => SEGMENT.test(s)) ? segments : undefined;
+}

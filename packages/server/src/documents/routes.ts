@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { principalOf } from '../http/auth.ts';
+import type { DocumentsService } from './service.ts';
+import { checkCollection } from './names.ts';
+import {
+  BulkBody, BulkResponse, CollectionParams, CollectionsResponse, DocumentBody, DocumentParams, DocumentSchema, ListResponse, listQuerySchema,
+  type ListQueryString,
+} from './schemas.ts';
+import { ErrorResponse } from '../http/error-schema.ts';
+
+type WithCollection = FastifyRequest<{ Params: Static<typeof CollectionParams> }>;
+
+/** Collection names are checked before the body is validated, so a bad name wins over a bad body. */
+const collectionName = async (request: FastifyRequest) => {
+  checkCollection((request as WithCollection).params.collection);
+};
+
+/** §1 documents. Handlers only parse, call the service and answer. */
+export function documentRoutes(app: FastifyInstance, deps: { documents: DocumentsService; maxPageSize: number }): void {
+  const { documents } = deps;
+  const tags = ['documents'];
+  const read = { access: 'key' as const };
+  const write = { access: 'secret' as const };
+  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+
+  app.post<{ Params: Static<typeof CollectionParams> }>('/v1/:collection/docs', {
+    config: write, preValidation: collectionName,
+    schema: { tags, summary: 'Insert a document', params: CollectionParams, body: DocumentBody, response: { 201: DocumentSchema, 409: ErrorResponse, 413: ErrorResponse, ...errors } },
+  }, async (request, reply) => {
+    const doc = await documents.create(principalOf(request).databaseId, request.params.collection, request.body);
+    return reply.code(201).send(doc);
+  });
+
+  app.get<{ Params: Static<typeof CollectionParams>; Querystring: ListQueryString }>('/v1/:collection/docs', {
+    config: read, preValidation: collectionName,
+    schema: { tags, summary: 'List documents', params: CollectionParams, querystring: listQuerySchema(deps.maxPageSize), response: { 200: ListResponse, ...errors } },
+  }, async (request) => documents.list(principalOf(request).databaseId, request.params.collection, request.query));
+
+  app.get<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
+    config: read, preValidation: collectionName,
+    schema: { tags, summary: 'Get a document', params: DocumentParams, response: { 200: DocumentSchema, ...errors } },
+  }, async (request) => documents.get(principalOf(request).databaseId, request.params.collection, request.params.id));
+
+  app.patch<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
+    config: write, preValidation: collectionName,
+    schema: { tags, summary: 'Update a document (JSON Merge Patch)', params: DocumentParams, body: DocumentBody, response: { 200: DocumentSchema, 413: ErrorResponse, ...errors } },
+  }, async (request) => documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body));
+
+  app.delete<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
+    config: write, preValidation: collectionName,
+    schema: { tags, summary: 'Delete a document', params: DocumentParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } },
+  }, async (request, reply) => {
+    await documents.delete(principalOf(request).databaseId, request.params.collection, request.params.id);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Params: Static<typeof CollectionParams>; Body: Static<typeof BulkBody> }>('/v1/:collection/bulk', {
+    config: write, preValidation: collectionName,
+    schema: { tags, summary: 'Insert several documents, all or nothing', params: CollectionParams, body: BulkBody, response: { 201: BulkResponse, 409: ErrorResponse, 413: ErrorResponse, ...errors } },
+  }, async (request, reply) => {
+    const docs = await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents);
+    return reply.code(201).send({ documents: docs });
+  });
+
+  app.get('/v1/collections', {
+    config: read,
+    schema: { tags, summary: 'Collections with their document counts', response: { 200: CollectionsResponse, ...errors } },
+  }, async (request) => ({ collections: await documents.collections(principalOf(request).databaseId) }));
+}

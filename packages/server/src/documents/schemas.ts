@@ -1,0 +1,41 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Schemas of the §1 routes: they validate input and generate /v1/openapi.json (and the SDK's types). */
+export const DocumentSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Sortable by creation time unless chosen by the client' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: true, description: "The user's fields, flat beside the system fields" },
+);
+
+export const DocumentBody = Type.Object({}, { additionalProperties: true, description: 'A JSON object; an optional `id` of 1–128 [A-Za-z0-9_-]' });
+
+export const CollectionParams = Type.Object({ collection: Type.String() });
+export const DocumentParams = Type.Object({ collection: Type.String(), id: Type.String() });
+
+export const BulkBody = Type.Object({ documents: Type.Array(Type.Object({}, { additionalProperties: true })) });
+export const BulkResponse = Type.Object({ documents: Type.Array(DocumentSchema) });
+
+export function listQuerySchema(maxPageSize: number) {
+  return Type.Object({
+    limit: Type.Integer({ minimum: 1, maximum: maxPageSize, default: 20 }),
+    offset: Type.Integer({ minimum: 0, default: 0 }),
+    sortBy: Type.String({ default: 'createdAt', maxLength: 256, description: 'createdAt, updatedAt, id or a field path such as author.name' }),
+    sortOrder: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
+    filter: Type.Optional(Type.String({ maxLength: 65536, description: 'URL-encoded JSON, MongoDB-style: {"status":"open","score":{"$gte":10}}' })),
+  });
+}
+export type ListQueryString = Static<ReturnType<typeof listQuerySchema>>;
+
+export const ListResponse = Type.Object({
+  documents: Type.Array(DocumentSchema),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+export const CollectionsResponse = Type.Object({
+  collections: Type.Array(Type.Object({ name: Type.String(), count: Type.Integer() })),
+});

@@ -1,0 +1,214 @@
+import { ApiError, notFound } from '../errors.ts';
+import { newId, nowIso } from '../ids/ids.ts';
+import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
+import type { Limits } from '../config.ts';
+import type { Param, Queryable, Store } from '../store/store.ts';
+import { appendChanges, type ChangeListener, type NewChange } from './changes.ts';
+import type { AutoIndexer } from './indexes.ts';
+import { checkDocumentId } from './names.ts';
+import { compileFilter, orderBy, parseField } from './query.ts';
+
+/** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
+export type Document = JsonObject & { id: string; createdAt: string; updatedAt: string };
+
+export interface ListQuery {
+  limit: number;
+  offset: number;
+  sortBy: string;
+  sortOrder: 'asc' | 'desc';
+  filter?: string;
+}
+
+export interface DocumentsDeps {
+  store: Store;
+  limits: Limits;
+  indexer: AutoIndexer;
+  /** Told about every committed change, after the commit. */
+  onChange: ChangeListener;
+}
+
+interface DocumentRow {
+  id: string;
+  data: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const SYSTEM_FIELDS = ['id', 'createdAt', 'updatedAt'];
+
+function toDocument(id: string, data: JsonObject, createdAt: string, updatedAt: string): Document {
+  return { id, ...data, createdAt, updatedAt } as Document;
+}
+
+const fromRow = (r: DocumentRow): Document => toDocument(r.id, JSON.parse(r.data) as JsonObject, r.created_at, r.updated_at);
+
+/** The user's fields of a body: system fields are not stored in `data`. */
+function userFields(body: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(body)) if (!SYSTEM_FIELDS.includes(k)) out[k] = v;
+  return out;
+}
+
+/** The service behind the §1 routes. Every write records its change in the same transaction. */
+export class DocumentsService {
+  constructor(private readonly deps: DocumentsDeps) {}
+
+  private get store(): Store {
+    return this.deps.store;
+  }
+
+  /** Serialises user data, enforcing the document size limit (413). */
+  private serialize(data: JsonObject): string {
+    const text = JSON.stringify(data);
+    if (Buffer.byteLength(text) > this.deps.limits.documentBytes) {
+      throw new ApiError('payload_too_large', `A document may be at most ${this.deps.limits.documentBytes} bytes serialised`);
+    }
+    return text;
+  }
+
+  private prepareNew(body: unknown, index?: number): { id: string; data: JsonObject; text: string } {
+    const where = index === undefined ? '' : `/documents/${index}`;
+    if (!isObject(body)) throw new ApiError('validation_failed', 'A document is a JSON object', [{ path: where || '/', message: 'must be an object' }]);
+    const id = body.id === undefined ? newId() : checkDocumentId(body.id);
+    const data = userFields(body);
+    return { id, data, text: this.serialize(data) };
+  }
+
+  /** Runs a writing transaction, then announces its changes. */
+  private async write<T>(databaseId: string, fn: (tx: Queryable) => Promise<{ result: T; changes: NewChange[] }>): Promise<T> {
+    const { result, events } = await this.store.transaction(async (tx) => {
+      const { result, changes } = await fn(tx);
+      return { result, events: await appendChanges(tx, this.store.dialect, databaseId, changes) };
+    });
+    if (events.length) this.deps.onChange(events);
+    return result;
+  }
+
+  private async bumpCount(tx: Queryable, databaseId: string, collection: string, delta: number): Promise<void> {
+    await tx.run(
+      'INSERT INTO collections (database_id, name, count) VALUES (?, ?, ?) ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + ?',
+      [databaseId, collection, delta, delta],
+    );
+  }
+
+  /** Inserts documents (all or nothing); 409 when an id is taken. */
+  private async insert(tx: Queryable, databaseId: string, collection: string, items: Array<{ id: string; data: JsonObject; text: string }>, now: string) {
+    const jp = this.store.dialect.jsonParam;
+    for (let start = 0; start < items.length; start += 500) {
+      const chunk = items.slice(start, start + 500);
+      const params: Param[] = chunk.flatMap((d) => [databaseId, collection, d.id, d.text, now, now]);
+      const inserted = await tx.all<{ id: string }>(
+        `INSERT INTO documents (database_id, collection, id, data, created_at, updated_at) VALUES ${chunk.map(() => `(?, ?, ?, ${jp}, ?, ?)`).join(', ')}
+         ON CONFLICT (database_id, collection, id) DO NOTHING RETURNING id`,
+        params,
+      );
+      if (inserted.length !== chunk.length) {
+        const got = new Set(inserted.map((r) => r.id));
+        const taken = chunk.find((d) => !got.has(d.id))?.id;
+        throw new ApiError('conflict', `A document with id '${taken}' already exists in collection '${collection}'`);
+      }
+    }
+    await this.bumpCount(tx, databaseId, collection, items.length);
+  }
+
+  async create(databaseId: string, collection: string, body: unknown): Promise<Document> {
+    const item = this.prepareNew(body);
+    const now = nowIso();
+    const doc = toDocument(item.id, item.data, now, now);
+    return this.write(databaseId, async (tx) => {
+      await this.insert(tx, databaseId, collection, [item], now);
+      return { result: doc, changes: [{ collection, type: 'document.created', document: doc, previous: null, timestamp: now }] };
+    });
+  }
+
+  async bulkCreate(databaseId: string, collection: string, bodies: unknown[]): Promise<Document[]> {
+    if (bodies.length > this.deps.limits.bulkDocuments) {
+      throw new ApiError('payload_too_large', `A bulk request takes at most ${this.deps.limits.bulkDocuments} documents`);
+    }
+    const items = bodies.map((b, i) => this.prepareNew(b, i));
+    const now = nowIso();
+    const docs = items.map((d) => toDocument(d.id, d.data, now, now));
+    if (docs.length === 0) return [];
+    return this.write(databaseId, async (tx) => {
+      await this.insert(tx, databaseId, collection, items, now);
+      return { result: docs, changes: docs.map((document) => ({ collection, type: 'document.created' as const, document, previous: null, timestamp: now })) };
+    });
+  }
+
+  async get(databaseId: string, collection: string, id: string): Promise<Document> {
+    const row = await this.store.get<DocumentRow>(
+      `SELECT id, ${this.store.dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?`,
+      [databaseId, collection, id],
+    );
+    if (!row) throw notFound(`Document '${id}' not found in collection '${collection}'`);
+    return fromRow(row);
+  }
+
+  /** JSON Merge Patch of one document (§1). */
+  async patch(databaseId: string, collection: string, id: string, patch: unknown): Promise<Document> {
+    if (!isObject(patch)) throw new ApiError('validation_failed', 'A merge patch is a JSON object', [{ path: '/', message: 'must be an object' }]);
+    if (patch.id !== undefined && patch.id !== id) {
+      throw new ApiError('validation_failed', 'The body id must equal the path id', [{ path: '/id', message: 'must equal the id in the path' }]);
+    }
+    const changes = userFields(patch);
+    const { jsonText, jsonParam, lockRows } = this.store.dialect;
+    return this.write(databaseId, async (tx) => {
+      const row = await tx.get<DocumentRow>(
+        `SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?${lockRows}`,
+        [databaseId, collection, id],
+      );
+      if (!row) throw notFound(`Document '${id}' not found in collection '${collection}'`);
+      const before = fromRow(row);
+      const data = mergePatch(JSON.parse(row.data), changes) as JsonObject;
+      const text = this.serialize(data);
+      const now = nowIso();
+      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ? WHERE database_id = ? AND collection = ? AND id = ?`, [text, now, databaseId, collection, id]);
+      const doc = toDocument(id, data, row.created_at, now);
+      return { result: doc, changes: [{ collection, type: 'document.updated', document: doc, previous: before, timestamp: now }] };
+    });
+  }
+
+  async delete(databaseId: string, collection: string, id: string): Promise<void> {
+    const { jsonText } = this.store.dialect;
+    await this.write(databaseId, async (tx) => {
+      const row = await tx.get<DocumentRow>(
+        `DELETE FROM documents WHERE database_id = ? AND collection = ? AND id = ? RETURNING id, ${jsonText('data')} AS data, created_at, updated_at`,
+        [databaseId, collection, id],
+      );
+      if (!row) throw notFound(`Document '${id}' not found in collection '${collection}'`);
+      await this.bumpCount(tx, databaseId, collection, -1);
+      const doc = fromRow(row);
+      return { result: undefined, changes: [{ collection, type: 'document.deleted', document: doc, previous: null, timestamp: nowIso() }] };
+    });
+  }
+
+  /** A page of a collection with the total of the (filtered) set. */
+  async list(databaseId: string, collection: string, q: ListQuery): Promise<{ documents: Document[]; total: number; limit: number; offset: number }> {
+    const { dialect } = this.store;
+    const sortField = parseField(q.sortBy, (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
+    const filter = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
+    const paths = [...(filter?.paths ?? []), ...('path' in sortField ? [sortField.path] : [])];
+    if (paths.length) void this.deps.indexer.ensure(paths);
+    const where = `database_id = ? AND collection = ?${filter ? ` AND (${filter.sql})` : ''}`;
+    const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
+    const rows = await this.store.all<DocumentRow>(
+      `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${where}
+       ORDER BY ${orderBy(dialect.json, sortField, q.sortOrder === 'desc')} LIMIT ? OFFSET ?`,
+      [...params, q.limit, q.offset],
+    );
+    // Unfiltered totals come from the per-collection counter, never from counting rows.
+    const total = filter
+      ? await this.store.get<{ n: number | string }>(`SELECT count(*) AS n FROM documents WHERE ${where}`, params)
+      : await this.store.get<{ n: number | string }>('SELECT count AS n FROM collections WHERE database_id = ? AND name = ?', [databaseId, collection]);
+    return { documents: rows.map(fromRow), total: Number(total?.n ?? 0), limit: q.limit, offset: q.offset };
+  }
+
+  /** Every collection of a database that holds documents, with its count. */
+  async collections(databaseId: string): Promise<Array<{ name: string; count: number }>> {
+    const rows = await this.store.all<{ name: string; count: number | string }>(
+      'SELECT name, count FROM collections WHERE database_id = ? AND count > 0 ORDER BY name',
+      [databaseId],
+    );
+    return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
+  }
+}

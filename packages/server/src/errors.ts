@@ -1,0 +1,105 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** The catalogue of stable error codes (API.md §0), with the HTTP status each one maps to. */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  validation_failed: 400,
+  invalid_collection_name: 400,
+  reserved_collection_name: 400,
+  invalid_field_name: 400,
+  invalid_filter: 400,
+  redirect_url_not_allowed: 400,
+  invalid_current_password: 400,
+  weak_password: 400,
+  url_not_allowed: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  invalid_session: 401,
+  invalid_credentials: 401,
+  invalid_token: 401,
+  read_only_key: 403,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** One `{path, message}` item of a `validation_failed` error. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one error type of the service: thrown anywhere, turned into the §0 shape in one place. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+/** Shorthand for the common 404. */
+export function notFound(message: string): ApiError {
+  return new ApiError('not_found', message);
+}
+
+/** Maps Fastify's own errors (parsing, validation, limits) onto the catalogue. */
+function fromFastify(err: FastifyError): ApiError | undefined {
+  if (err.validation) {
+    const details = err.validation.map((v) => ({
+      path: (v.instancePath || '/').replace(/^\/?/, '/') + (v.params && 'missingProperty' in v.params ? `${v.instancePath ? '/' : ''}${String(v.params.missingProperty)}` : ''),
+      message: v.message ?? 'is invalid',
+    }));
+    const where = err.validationContext ?? 'request';
+    return new ApiError('validation_failed', `Invalid ${where}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', 'The request body is too large');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('invalid_json', 'The body is not valid JSON');
+    default:
+      return undefined;
+  }
+}
+
+/** Sends an ApiError in the §0 shape. */
+export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
+  const body: Record<string, unknown> = {
+    error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+    ...(e.extra ?? {}),
+  };
+  return reply.code(e.status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Installs the one error handler and the 404 handler. Unknown errors become 500 `internal`. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = err instanceof ApiError ? err : fromFastify(err);
+    if (known) return sendError(reply, known);
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      // A client error Fastify raised that the catalogue has no better name for.
+      return sendError(reply, new ApiError('validation_failed', err.message));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendError(reply, new ApiError('internal', `Internal error (request ${request.id})`));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, notFound(`No route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { parseJsonBody } from '../json/parse.ts';
+
+const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
+
+/**
+ * JSON bodies (§0): `application/json` (any parameters) and, for PATCH, `application/merge-patch+json`.
+ * Any other content type, or none, on a request with a body → 415; bad JSON → 400 `invalid_json`.
+ */
+export function installBodyParsing(app: FastifyInstance, opts: { maxDepth: number }): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string, opts.maxDepth));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+  // Anything else with a body: refuse before reading it.
+  app.addContentTypeParser('*', (_req, _payload, done) => {
+    done(new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json'), undefined);
+  });
+  app.addHook('preParsing', async (request) => {
+    const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !request.headers['content-type']) {
+      throw new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json');
+    }
+  });
+}

@@ -1,0 +1,23 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/** Query parameters that carry secrets (OAuth codes and state, realtime tokens, link tokens, keys). */
+const SECRET_PARAMS = /([?&](?:token|key|code|state|password|secret)=)[^&#]*/gi;
+
+/** Redacts secrets from a URL for logging. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]');
+}
+
+/**
+ * pino options for Fastify: request logs carry method, route, redacted URL and status — never
+ * headers (Authorization, X-Session-Token) or bodies (passwords).
+ */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.ts';
+import type { Limiter } from '../infra/limiter/limiter.ts';
+
+/**
+ * §5: every /v1 request is counted, per key (or operator) when the caller authenticated, else per
+ * client IP, and carries X-RateLimit-* headers. Runs after authentication resolved the caller
+ * and before its failure is thrown, so requests with bad keys are counted against their IP.
+ */
+export function installRateLimit(app: FastifyInstance, deps: { limiter: Limiter; perKey: number; perIp: number }): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/v1/') && request.url !== '/v1') return;
+    const p = request.principal;
+    const [bucket, limit] = p
+      ? [p.keyId ? `key:${p.keyId}` : `op:${p.operatorId}`, deps.perKey]
+      : request.operator ? [`op:${request.operator.id}`, deps.perKey] : [`ip:${request.ip}`, deps.perIp];
+    const r = await deps.limiter.consume(bucket, limit);
+    reply.header('X-RateLimit-Limit', r.limit);
+    reply.header('X-RateLimit-Remaining', r.remaining);
+    reply.header('X-RateLimit-Reset', r.resetSeconds);
+    if (!r.allowed) {
+      reply.header('Retry-After', r.resetSeconds);
+      throw new ApiError('rate_limited', `Too many requests; retry in ${r.resetSeconds} s`, undefined, { retryAfter: r.resetSeconds });
+    }
+  });
+}

@@ -1,0 +1,18 @@
+/** A JSON object. */
+export type JsonObject = { [key: string]: unknown };
+
+export const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * RFC 7396 JSON Merge Patch: nested objects merge, `null` removes a field, anything else
+ * replaces. Returns a new object; inputs are not modified. Callers have refused `__proto__` keys.
+ */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const out: JsonObject = isObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}

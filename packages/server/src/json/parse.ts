@@ -1,0 +1,38 @@
+import { ApiError } from '../errors.ts';
+
+/**
+ * Parses a request body and enforces the §8 nesting depth. `__proto__` keys are refused: JSON.parse
+ * keeps them as harmless own properties, but any later `obj[key] = …` (a merge patch) would turn
+ * them into prototype writes, so they never enter the system.
+ */
+export function parseJsonBody(text: string, maxDepth: number): unknown {
+  if (text.trim() === '') throw new ApiError('invalid_json', 'The body is empty; send a JSON value');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new ApiError('invalid_json', `The body is not valid JSON: ${(e as Error).message}`);
+  }
+  checkJson(value, maxDepth);
+  return value;
+}
+
+/** Throws 400 when `value` nests deeper than `maxDepth` or carries a `__proto__` key. Iterative: no stack overflow on deep input. */
+export function checkJson(value: unknown, maxDepth: number): void {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= maxDepth) {
+      throw new ApiError('validation_failed', `JSON nests deeper than ${maxDepth} levels`, [{ path: '/', message: `nesting deeper than ${maxDepth}` }]);
+    }
+    if (Array.isArray(v)) {
+      for (const item of v) stack.push([item, depth + 1]);
+    } else {
+      for (const key of Object.keys(v)) {
+        if (key === '__proto__') throw new ApiError('invalid_field_name', 'The field name "__proto__" is not allowed');
+        stack.push([(v as Record<string, unknown>)[key], depth + 1]);
+      }
+    }
+  }
+}

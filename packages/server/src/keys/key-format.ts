@@ -1,0 +1,40 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `length` uniformly random base62 characters (rejection sampling: no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export type KeyKind = 'secret' | 'public';
+
+export const KEY_PREFIX: Record<KeyKind, string> = { secret: 'svc_sk_', public: 'svc_pk_' };
+
+/** Operator session tokens: a distinct prefix, so one Authorization header names what it carries. */
+export const OPERATOR_TOKEN_PREFIX = 'svc_op_';
+
+/** A new API key: the prefix and 40 base62 characters (≈ 238 bits). */
+export function generateKey(kind: KeyKind): string {
+  return KEY_PREFIX[kind] + randomBase62(40);
+}
+
+/**
+ * SHA-256 of a high-entropy secret (API key or token), hex. A fast hash is right here: the
+ * secrets are random, so there is nothing to brute-force, and lookups happen per request.
+ */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** What a key listing shows: its prefix and last 4 characters. */
+export function keyHint(key: string): string {
+  return `${key.slice(0, 7)}…${key.slice(-4)}`;
+}

@@ -1,0 +1,82 @@
+import { ApiError, notFound } from '../errors.ts';
+import { newId, nowIso } from '../ids/ids.ts';
+import type { Queryable, Store } from '../store/store.ts';
+import { generateKey, hashSecret, keyHint, type KeyKind } from './key-format.ts';
+
+/** A key as listings show it: never the key itself. */
+export interface KeyRecord {
+  id: string;
+  kind: KeyKind;
+  name: string | null;
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** What a valid key resolves to on every request. */
+export interface KeyPrincipal {
+  keyId: string;
+  databaseId: string;
+  kind: KeyKind;
+}
+
+interface KeyRow {
+  id: string;
+  kind: KeyKind;
+  name: string | null;
+  hint: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const toRecord = (r: KeyRow): KeyRecord => ({
+  id: r.id, kind: r.kind, name: r.name, hint: r.hint, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at,
+});
+
+/** Creates a key; the full key is in the answer and nowhere else, ever. */
+export async function createKey(q: Queryable, databaseId: string, kind: KeyKind, name: string | null) {
+  const key = generateKey(kind);
+  const record: KeyRecord = { id: newId(), kind, name, hint: keyHint(key), createdAt: nowIso(), lastUsedAt: null, revokedAt: null };
+  await q.run(
+    'INSERT INTO api_keys (id, database_id, kind, name, key_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [record.id, databaseId, kind, name, hashSecret(key), record.hint, record.createdAt],
+  );
+  return { ...record, key };
+}
+
+export async function listKeys(store: Store, databaseId: string): Promise<KeyRecord[]> {
+  const rows = await store.all<KeyRow>(
+    'SELECT id, kind, name, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE database_id = ? ORDER BY created_at, id',
+    [databaseId],
+  );
+  return rows.map(toRecord);
+}
+
+/** Revokes a key: the next request with it gets 401 (keys are looked up on every request, not cached). */
+export async function revokeKey(store: Store, databaseId: string, keyId: string): Promise<void> {
+  const changed = await store.run(
+    'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND database_id = ?',
+    [nowIso(), keyId, databaseId],
+  );
+  if (changed === 0) throw notFound(`Key '${keyId}' not found`);
+}
+
+/**
+ * Resolves a presented key. The lookup is by SHA-256 of the key, so comparing the stored hash
+ * leaks nothing about the key itself (an attacker cannot steer the hash's bytes).
+ */
+export async function resolveKey(store: Store, presented: string): Promise<KeyPrincipal | undefined> {
+  if (!/^svc_(sk|pk)_[A-Za-z0-9]{32,128}$/.test(presented)) return undefined;
+  const row = await store.get<{ id: string; database_id: string; kind: KeyKind }>(
+    'SELECT id, database_id, kind FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
+    [hashSecret(presented)],
+  );
+  return row && { keyId: row.id, databaseId: row.database_id, kind: row.kind };
+}
+
+export function parseKind(kind: unknown): KeyKind {
+  if (kind === 'secret' || kind === 'public') return kind;
+  throw new ApiError('validation_failed', 'kind must be "secret" or "public"', [{ path: '/kind', message: 'must be "secret" or "public"' }]);
+}

@@ -1,0 +1,47 @@
+import { loadConfig, ConfigError } from './config.ts';
+import { openStore } from './store/open-store.ts';
+import { buildApp } from './app.ts';
+import { localLimiter, redisLimiter } from './infra/limiter/flexible.ts';
+import { countOperators, ensureOperator } from './admin/operators.ts';
+
+/** config → store → app → listen; graceful shutdown on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const store = await openStore(config.databaseUrl);
+  const limiter = config.redisUrl ? redisLimiter(config.redisUrl) : localLimiter();
+  const app = await buildApp({ config, store, limiter });
+
+  if (config.adminEmail && config.adminPassword) {
+    if (await ensureOperator(store, config.adminEmail, config.adminPassword)) app.log.info({ email: config.adminEmail }, 'created the operator from SVC_ADMIN_EMAIL');
+  }
+  await app.listen({ port: config.port, host: config.host });
+  const store_ = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'PostgreSQL';
+  app.log.info(`svc listening on ${config.publicUrl} (store: ${store_}${config.redisUrl ? ', Redis' : ''})`);
+  if ((await countOperators(store)) === 0) {
+    app.log.info('No operator yet. Create one, then a database and its first key:\n' +
+      '  npx svc operator create --email you@example.com --password <password>\n' +
+      '  npx svc database create --name my-app        # prints the first secret key once\n' +
+      `or start with SVC_ADMIN_EMAIL and SVC_ADMIN_PASSWORD set, and sign in at ${config.publicUrl}/`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await limiter.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((e) => {
+  if (e instanceof ConfigError) console.error(`svc: ${e.message}`);
+  else console.error(e);
+  process.exit(1);
+});

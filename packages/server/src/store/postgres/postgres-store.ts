@@ -1,0 +1,125 @@
+import pg from 'pg';
+import type { Dialect, Param, Queryable, Row, Store } from '../store.ts';
+import { applyMigrations } from '../migrations/apply.ts';
+import { postgresJson } from './json-sql.ts';
+
+const dialect: Dialect = {
+  name: 'postgres',
+  jsonType: 'JSONB',
+  bigintType: 'BIGINT',
+  jsonParam: 'CAST(? AS jsonb)',
+  lockRows: ' FOR UPDATE',
+  jsonText: (column) => `${column}::text`,
+  json: postgresJson,
+  // CONCURRENTLY: building an index on a large table must not block writers.
+  createDocumentIndex: (name, expressions) =>
+    `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
+};
+
+/** Any number that fits in PostgreSQL's advisory lock space, fixed for svc's migrations. */
+const MIGRATION_LOCK = 874_200_001;
+
+const converted = new Map<string, string>();
+
+/** Rewrites portable `?` placeholders as `$1, $2…` (outside quoted literals). */
+export function toPgPlaceholders(sql: string): string {
+  let out = converted.get(sql);
+  if (out !== undefined) return out;
+  let n = 0;
+  let quote: string | null = null;
+  out = '';
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '?') {
+      out += `$${++n}`;
+    } else {
+      out += ch;
+    }
+  }
+  if (converted.size > 5000) converted.clear();
+  converted.set(sql, out);
+  return out;
+}
+
+type Client = pg.Pool | pg.PoolClient;
+
+async function query<T>(client: Client, sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+  return client.query<T & pg.QueryResultRow>(toPgPlaceholders(sql), params as unknown[]);
+}
+
+/** Statements on one pooled client (inside a transaction) or on the pool. */
+class PgQueryable implements Queryable {
+  constructor(private readonly client: Client) {}
+  async all<T = Row>(sql: string, params: Param[] = []): Promise<T[]> {
+    return (await query<T>(this.client, sql, params)).rows;
+  }
+  async get<T = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
+    return (await query<T>(this.client, sql, params)).rows[0];
+  }
+  async run(sql: string, params: Param[] = []): Promise<number> {
+    return (await query(this.client, sql, params)).rowCount ?? 0;
+  }
+}
+
+/** The scale-out store: PostgreSQL through a pg pool, shared by any number of instances. */
+export class PostgresStore extends PgQueryable implements Store {
+  readonly dialect = dialect;
+  private readonly pool: pg.Pool;
+
+  constructor(connectionString: string) {
+    const pool = new pg.Pool({ connectionString, max: 10 });
+    // An idle client that loses its connection must not crash the process.
+    pool.on('error', () => undefined);
+    super(pool);
+    this.pool = pool;
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(new PgQueryable(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      const q = new PgQueryable(client);
+      await applyMigrations(q, dialect, async (fn) => {
+        await client.query('BEGIN');
+        try {
+          await fn(q);
+          await client.query('COMMIT');
+        } catch (e) {
+          await client.query('ROLLBACK');
+          throw e;
+        }
+      });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      client.release();
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

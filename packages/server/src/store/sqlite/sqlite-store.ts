@@ -1,0 +1,128 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Dialect, Param, Queryable, Row, Store } from '../store.ts';
+import { applyMigrations } from '../migrations/apply.ts';
+import { sqliteJson } from './json-sql.ts';
+
+const dialect: Dialect = {
+  name: 'sqlite',
+  jsonType: 'TEXT',
+  bigintType: 'INTEGER',
+  jsonParam: '?',
+  lockRows: '',
+  jsonText: (column) => column,
+  json: sqliteJson,
+  createDocumentIndex: (name, expressions) =>
+    `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
+};
+
+type Statement = Database.Statement<unknown[], Row>;
+
+/** Prepared statements of one connection, by SQL text. */
+class Connection implements Queryable {
+  private readonly cache = new Map<string, Statement>();
+  constructor(readonly db: Database.Database) {}
+
+  prepare(sql: string): Statement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<unknown[], Row>(sql);
+      // Dynamic SQL (filters, bulk inserts) would grow the cache without bound.
+      if (this.cache.size > 2000) this.cache.clear();
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  async all<T = Row>(sql: string, params: Param[] = []): Promise<T[]> {
+    return this.prepare(sql).all(...bind(params)) as T[];
+  }
+  async get<T = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
+    return this.prepare(sql).get(...bind(params)) as T | undefined;
+  }
+  async run(sql: string, params: Param[] = []): Promise<number> {
+    return this.prepare(sql).run(...bind(params)).changes;
+  }
+}
+
+/** better-sqlite3 binds no booleans. */
+function bind(params: Param[]): unknown[] {
+  return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}
+
+/**
+ * The embedded store: one SQLite file in WAL mode, a writer connection and a reader connection.
+ *
+ * better-sqlite3 is synchronous but our transactions are async functions, so two requests could
+ * interleave statements inside one open transaction. Hence: every write runs on the writer under
+ * an in-process queue (one transaction at a time), and plain reads run on the reader, which in
+ * WAL mode sees only committed data and never waits for the writer.
+ */
+export class SqliteStore implements Store {
+  readonly dialect = dialect;
+  private readonly writer: Connection;
+  private readonly reader: Connection;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const w = new Database(path);
+    w.pragma('journal_mode = WAL');
+    w.pragma('synchronous = NORMAL');
+    w.pragma('foreign_keys = ON');
+    w.pragma('busy_timeout = 5000');
+    this.writer = new Connection(w);
+    const r = new Database(path, { readonly: false });
+    r.pragma('busy_timeout = 5000');
+    r.pragma('query_only = ON');
+    this.reader = new Connection(r);
+  }
+
+  /** Runs `fn` alone on the writer, after every write queued before it. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(fn);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {
+    if (this.reader.prepare(sql).readonly) return this.reader.all<T>(sql, params);
+    return this.exclusive(() => this.writer.all<T>(sql, params));
+  }
+  async get<T = Row>(sql: string, params?: Param[]): Promise<T | undefined> {
+    if (this.reader.prepare(sql).readonly) return this.reader.get<T>(sql, params);
+    return this.exclusive(() => this.writer.get<T>(sql, params));
+  }
+  async run(sql: string, params?: Param[]): Promise<number> {
+    return this.exclusive(() => this.writer.run(sql, params));
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      this.writer.prepare('BEGIN IMMEDIATE').run();
+      try {
+        const result = await fn(this.writer);
+        this.writer.prepare('COMMIT').run();
+        return result;
+      } catch (e) {
+        if (this.writer.db.inTransaction) this.writer.prepare('ROLLBACK').run();
+        throw e;
+      }
+    });
+  }
+
+  async migrate(): Promise<void> {
+    await applyMigrations(this.writer, dialect, (fn) => this.transaction(fn));
+  }
+
+  async ping(): Promise<void> {
+    this.reader.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    this.reader.db.close();
+    this.writer.db.close();
+  }
+}
