@@ -19,8 +19,19 @@ export interface Config {
   webhookMaxAttempts: number;
   webhookAllowPrivateUrls: boolean;
   sessionTtlDays: number;
+  oauth: OAuthEndpoints;
   logLevel: string;
   limits: Limits;
+}
+
+/** Provider endpoints (API.md §9), overridable for tests and self-hosted providers. */
+export interface OAuthEndpoints {
+  googleAuthorizeUrl: string;
+  googleTokenUrl: string;
+  googleUserinfoUrl: string;
+  githubAuthorizeUrl: string;
+  githubTokenUrl: string;
+  githubApiUrl: string;
 }
 
 /** API.md §8: defaults, each configurable through the environment. */
@@ -92,6 +103,14 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     webhookMaxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 5, 1),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
+    oauth: Object.freeze({
+      googleAuthorizeUrl: env.OAUTH_GOOGLE_AUTHORIZE_URL || 'https://accounts.google.com/o/oauth2/v2/auth',
+      googleTokenUrl: env.OAUTH_GOOGLE_TOKEN_URL || 'https://oauth2.googleapis.com/token',
+      googleUserinfoUrl: env.OAUTH_GOOGLE_USERINFO_URL || 'https://openidconnect.googleapis.com/v1/userinfo',
+      githubAuthorizeUrl: env.OAUTH_GITHUB_AUTHORIZE_URL || 'https://github.com/login/oauth/authorize',
+      githubTokenUrl: env.OAUTH_GITHUB_TOKEN_URL || 'https://github.com/login/oauth/access_token',
+      githubApiUrl: (env.OAUTH_GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+    }),
     logLevel: env.LOG_LEVEL || 'info',
     limits: Object.freeze({
       documentBytes: int(env, 'LIMIT_DOCUMENT_BYTES', 1024 * 1024, 1),

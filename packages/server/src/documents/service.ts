@@ -3,7 +3,7 @@ import { newId, nowIso } from '../ids/ids.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
 import type { Param, Queryable, Store } from '../store/store.ts';
-import { appendChanges, type ChangeListener, type NewChange } from './changes.ts';
+import { appendChanges, type ChangeEvent, type ChangeListener, type NewChange } from './changes.ts';
 import type { AutoIndexer } from './indexes.ts';
 import { checkDocumentId } from './names.ts';
 import { compileFilter, orderBy, parseField } from './query.ts';
@@ -25,6 +25,11 @@ export interface DocumentsDeps {
   indexer: AutoIndexer;
   /** Told about every committed change, after the commit. */
   onChange: ChangeListener;
+  /**
+   * Run inside the writing transaction, after the changes got their ids: side effects that must
+   * commit or roll back with the change (webhook deliveries).
+   */
+  inTransaction?: Array<(tx: Queryable, events: ChangeEvent[]) => Promise<void>>;
 }
 
 interface DocumentRow {
@@ -78,7 +83,9 @@ export class DocumentsService {
   private async write<T>(databaseId: string, fn: (tx: Queryable) => Promise<{ result: T; changes: NewChange[] }>): Promise<T> {
     const { result, events } = await this.store.transaction(async (tx) => {
       const { result, changes } = await fn(tx);
-      return { result, events: await appendChanges(tx, this.store.dialect, databaseId, changes) };
+      const events = await appendChanges(tx, this.store.dialect, databaseId, changes);
+      for (const hook of this.deps.inTransaction ?? []) await hook(tx, events);
+      return { result, events };
     });
     if (events.length) this.deps.onChange(events);
     return result;

@@ -1,0 +1,72 @@
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachStore } from '../helpers/stores.ts';
+import { request, startServer, type TestServer } from '../helpers/server.ts';
+import { readChanges } from '../../src/documents/changes.ts';
+
+forEachStore('change log', (kind) => {
+  let server: TestServer;
+  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
+  before(async () => {
+    server = await startServer(kind);
+    db = await server.createDatabase();
+  });
+  after(() => server.close());
+
+  test('create, patch, delete and each bulk item write one event in the same transaction', async () => {
+    const c = await request(server, 'POST', '/notes/docs', { key: db.secretKey, body: { a: 1 } });
+    const id = (c.json as { id: string }).id;
+    await request(server, 'PATCH', `/notes/docs/${id}`, { key: db.secretKey, body: { a: 2 } });
+    await request(server, 'DELETE', `/notes/docs/${id}`, { key: db.secretKey });
+    await request(server, 'POST', '/notes/bulk', { key: db.secretKey, body: { documents: [{ b: 1 }, { b: 2 }] } });
+    const events = await readChanges(server.db.store, server.db.store.dialect, db.databaseId, '0');
+    assert.deepEqual(events.map((e) => e.type), ['document.created', 'document.updated', 'document.deleted', 'document.created', 'document.created']);
+    assert.deepEqual(events.map((e) => e.id), ['1', '2', '3', '4', '5']);
+    assert.deepEqual(events[1].previous, c.json);
+    assert.equal((events[2].document as { a: number }).a, 2, 'a deleted event carries the document as it was');
+  });
+
+  test('a failed bulk writes no event', async () => {
+    const before = (await readChanges(server.db.store, server.db.store.dialect, db.databaseId, '0')).length;
+    const r = await request(server, 'POST', '/notes/bulk', { key: db.secretKey, body: { documents: [{ id: 'dup' }, { id: 'dup' }] } });
+    assert.equal(r.status, 409);
+    const afterEvents = await readChanges(server.db.store, server.db.store.dialect, db.databaseId, '0');
+    assert.equal(afterEvents.length, before);
+  });
+
+  test('8 concurrent writers × 200 inserts: event ids unique, gap-free and in commit order', async () => {
+    const other = await server.createDatabase();
+    const { store } = server.db;
+    // A reader that keeps asking "what committed after the last id I saw?" while the writers run.
+    // If an id could commit after a larger one, the reader would have moved past it and miss it.
+    const seen: number[] = [];
+    let writing = true;
+    const reader = (async () => {
+      let last = '0';
+      for (;;) {
+        const done = !writing;
+        const batch = await readChanges(store, store.dialect, other.databaseId, last, 5000);
+        for (const e of batch) seen.push(Number(e.id));
+        if (batch.length) last = batch[batch.length - 1].id;
+        if (done) return;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
+    await Promise.all(Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; i < 200; i += 1) {
+        const r = await request(server, 'POST', `/load${w % 2}/docs`, { key: other.secretKey, body: { w, i } });
+        assert.equal(r.status, 201);
+      }
+    }));
+    writing = false;
+    await reader;
+    const expected = Array.from({ length: 1600 }, (_, i) => i + 1);
+    const events = await readChanges(store, store.dialect, other.databaseId, '0', 5000);
+    assert.deepEqual(events.map((e) => Number(e.id)), expected, 'ids 1..1600 without gaps or duplicates');
+    assert.deepEqual(seen, expected, 'a reader polling "after the last id" during the load saw every event once, in order');
+    for (let w = 0; w < 8; w += 1) {
+      const mine = events.filter((e) => (e.document as { w: number }).w === w).map((e) => (e.document as { i: number }).i);
+      assert.deepEqual(mine, Array.from({ length: 200 }, (_, i) => i), `writer ${w}'s inserts are in its order`);
+    }
+  });
+});

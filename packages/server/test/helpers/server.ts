@@ -1,0 +1,114 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { localLimiter, redisLimiter } from '../../src/infra/limiter/flexible.ts';
+import type { Limiter } from '../../src/infra/limiter/limiter.ts';
+import type { ChangeEvent } from '../../src/documents/changes.ts';
+import { createOperator } from '../../src/admin/operators.ts';
+import { openTestStore, type StoreKind, type TestStore } from './stores.ts';
+
+export const OPERATOR = { email: 'operator@svc.test', password: 'operator-password-1' };
+
+/** What a test needs of a running server. */
+export interface TestServer {
+  url: string;
+  /** `${url}/v1` */
+  base: string;
+  app: FastifyInstance;
+  config: Config;
+  db: TestStore;
+  /** Every change the server committed, in the order it announced them. */
+  changes: ChangeEvent[];
+  operatorToken(): Promise<string>;
+  /** A new database with a secret and a public key. */
+  createDatabase(name?: string): Promise<{ databaseId: string; secretKey: string; secretKeyId: string; publicKey: string; publicKeyId: string }>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Environment-style settings (API.md §9 names) on top of the test defaults. */
+  env?: Record<string, string>;
+  /** Use a Redis limiter (needs Redis) instead of the local one. */
+  redis?: boolean;
+  /** Reuse an existing store (e.g. a second server on the same database). */
+  db?: TestStore;
+}
+
+/** Starts the real app on a fresh store, listening on 127.0.0.1 with a random port. */
+export async function startServer(kind: StoreKind, opts: StartOptions = {}): Promise<TestServer> {
+  const db = opts.db ?? (await openTestStore(kind));
+  const config = loadConfig({
+    LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', ...opts.env,
+  });
+  const limiter: Limiter = opts.redis ? redisLimiter(opts.env?.REDIS_URL ?? 'redis://127.0.0.1:6379') : localLimiter();
+  const changes: ChangeEvent[] = [];
+  const app = await buildApp({ config, store: db.store, limiter, onChange: (events) => changes.push(...events) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  let token: string | undefined;
+
+  const server: TestServer = {
+    url, base: `${url}/v1`, app, config, db, changes,
+    async operatorToken() {
+      if (token) return token;
+      await createOperator(db.store, OPERATOR.email, OPERATOR.password).catch(() => undefined);
+      const r = await request(server, 'POST', '/admin/sign-in', { body: OPERATOR });
+      token = (r.json as { token: string }).token;
+      return token;
+    },
+    async createDatabase(name = `db-${Math.random().toString(36).slice(2, 8)}`) {
+      const op = await server.operatorToken();
+      const c = await request(server, 'POST', '/admin/databases', { key: op, body: { name } });
+      const created = c.json as { database: { id: string }; key: { id: string; key: string } };
+      const p = await request(server, 'POST', `/admin/databases/${created.database.id}/keys`, { key: op, body: { kind: 'public' } });
+      const pub = p.json as { id: string; key: string };
+      return { databaseId: created.database.id, secretKey: created.key.key, secretKeyId: created.key.id, publicKey: pub.key, publicKeyId: pub.id };
+    },
+    async close() {
+      await app.close();
+      await limiter.close();
+      if (!opts.db) await db.drop();
+    },
+  };
+  return server;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as is (string) instead of JSON-encoding `body`. */
+  raw?: string;
+  /** null: send no Content-Type. */
+  contentType?: string | null;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number>;
+}
+
+export interface Response {
+  status: number;
+  headers: Headers;
+  json: unknown;
+  text: string;
+}
+
+/** One HTTP request to the server; paths are relative to /v1 unless they start with `/v1` or are `/health`-style roots given with `root`. */
+export async function request(server: { base: string; url: string }, method: string, path: string, opts: RequestOptions & { root?: boolean } = {}): Promise<Response> {
+  const u = new URL((opts.root ? server.url : server.base) + path);
+  for (const [k, v] of Object.entries(opts.query ?? {})) u.searchParams.set(k, String(v));
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  if (body !== undefined && opts.contentType !== null) headers['content-type'] = opts.contentType ?? 'application/json';
+  const res = await fetch(u, { method, headers, body: body === undefined ? undefined : opts.contentType === null ? new TextEncoder().encode(body) : body });
+  const text = await res.text();
+  let json: unknown;
+  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+/** The error code of a §0 error answer. */
+export function errorCode(r: Response): string | undefined {
+  return (r.json as { error?: { code?: string } } | undefined)?.error?.code;
+}
