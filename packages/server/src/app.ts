@@ -17,6 +17,7 @@ import { AutoIndexer } from './documents/indexes.ts';
 import type { ChangeListener } from './documents/changes.ts';
 import { LastUsedTracker } from './keys/last-used.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { systemClock, type Clock } from './infra/clock.ts';
 
 export interface AppDeps {
   config: Config;
@@ -24,6 +25,8 @@ export interface AppDeps {
   limiter: Limiter;
   /** Hears every committed change (tests; realtime and webhooks build on it). */
   onChange?: ChangeListener;
+  /** Time source for expiry, backoff and retention (tests pass a ManualClock). */
+  clock?: Clock;
 }
 
 /**
@@ -33,6 +36,7 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, limiter } = deps;
+  const clock = deps.clock ?? systemClock;
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,

@@ -6,6 +6,7 @@ import { localLimiter, redisLimiter } from '../../src/infra/limiter/flexible.ts'
 import type { Limiter } from '../../src/infra/limiter/limiter.ts';
 import type { ChangeEvent } from '../../src/documents/changes.ts';
 import { createOperator } from '../../src/admin/operators.ts';
+import type { Clock } from '../../src/infra/clock.ts';
 import { openTestStore, type StoreKind, type TestStore } from './stores.ts';
 
 export const OPERATOR = { email: 'operator@svc.test', password: 'operator-password-1' };
@@ -33,6 +34,8 @@ export interface StartOptions {
   redis?: boolean;
   /** Reuse an existing store (e.g. a second server on the same database). */
   db?: TestStore;
+  /** Time source (e.g. a ManualClock). */
+  clock?: Clock;
 }
 
 /** Starts the real app on a fresh store, listening on 127.0.0.1 with a random port. */
@@ -43,7 +46,7 @@ export async function startServer(kind: StoreKind, opts: StartOptions = {}): Pro
   });
   const limiter: Limiter = opts.redis ? redisLimiter(opts.env?.REDIS_URL ?? 'redis://127.0.0.1:6379') : localLimiter();
   const changes: ChangeEvent[] = [];
-  const app = await buildApp({ config, store: db.store, limiter, onChange: (events) => changes.push(...events) });
+  const app = await buildApp({ config, store: db.store, limiter, clock: opts.clock, onChange: (events) => changes.push(...events) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
