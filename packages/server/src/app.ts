@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Store } from './store/store.ts';
 import type { Limiter } from './infra/limiter/limiter.ts';
@@ -27,6 +28,8 @@ export interface AppDeps {
   onChange?: ChangeListener;
   /** Time source for expiry, backoff and retention (tests pass a ManualClock). */
   clock?: Clock;
+  /** Where the log goes instead of stdout (tests read it back). */
+  logStream?: DestinationStream;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, limiter } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config.logLevel, deps.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: config.limits.bodyBytes,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },

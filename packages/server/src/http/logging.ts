@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 
 /** Query parameters that carry secrets (OAuth codes and state, realtime tokens, link tokens, keys). */
 const SECRET_PARAMS = /([?&](?:token|key|code|state|password|secret)=)[^&#]*/gi;
@@ -12,9 +13,10 @@ export function redactUrl(url: string): string {
  * pino options for Fastify: request logs carry method, route, redacted URL and status — never
  * headers (Authorization, X-Session-Token) or bodies (passwords).
  */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(stream ? { stream } : {}),
     serializers: {
       req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { localLimiter, redisLimiter } from '../../src/infra/limiter/flexible.ts';
@@ -36,6 +37,8 @@ export interface StartOptions {
   db?: TestStore;
   /** Time source (e.g. a ManualClock). */
   clock?: Clock;
+  /** Where the server logs (set env.LOG_LEVEL too; the default level is silent). */
+  logStream?: DestinationStream;
 }
 
 /** Starts the real app on a fresh store, listening on 127.0.0.1 with a random port. */
@@ -46,7 +49,7 @@ export async function startServer(kind: StoreKind, opts: StartOptions = {}): Pro
   });
   const limiter: Limiter = opts.redis ? redisLimiter(opts.env?.REDIS_URL ?? 'redis://127.0.0.1:6379') : localLimiter();
   const changes: ChangeEvent[] = [];
-  const app = await buildApp({ config, store: db.store, limiter, clock: opts.clock, onChange: (events) => changes.push(...events) });
+  const app = await buildApp({ config, store: db.store, limiter, clock: opts.clock, logStream: opts.logStream, onChange: (events) => changes.push(...events) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
