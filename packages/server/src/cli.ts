@@ -1,0 +1,81 @@
+import { Command } from 'commander';
+import { loadConfig } from './config.ts';
+import { openStore } from './store/open-store.ts';
+import type { Store } from './store/store.ts';
+import { ApiError } from './errors.ts';
+import { createOperator } from './admin/operators.ts';
+import { createDatabase, getDatabase, listDatabases } from './databases/databases.ts';
+import { createKey, listKeys, parseKind, revokeKey } from './keys/keys.ts';
+
+/**
+ * The `svc` command. It works on the store named by DATABASE_URL (default ./data/svc.db), through
+ * the same services as the management API, so it also works before any operator exists (the
+ * first operator is created here) and while the server is stopped.
+ */
+const program = new Command('svc').description('Manage an svc instance: operators, databases, API keys').option('--json', 'print JSON');
+
+type Printer = (value: unknown, human: () => string) => void;
+const print: Printer = (value, human) => console.log(program.opts().json ? JSON.stringify(value, null, 2) : human());
+
+async function withStore(fn: (store: Store) => Promise<void>): Promise<void> {
+  const store = await openStore(loadConfig().databaseUrl);
+  try {
+    await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const operator = program.command('operator').description('operators who sign in to the dashboard');
+operator.command('create').description('create an operator')
+  .requiredOption('--email <email>').requiredOption('--password <password>')
+  .action((o: { email: string; password: string }) => withStore(async (store) => {
+    const op = await createOperator(store, o.email, o.password);
+    print({ operator: op }, () => `Created operator ${op.email} (${op.id}). Sign in at the dashboard or POST /v1/admin/sign-in.`);
+  }));
+
+const database = program.command('database').description('databases, each with its own documents, users and keys');
+database.command('create').description('create a database and print its first secret key (shown once)')
+  .requiredOption('--name <name>')
+  .action((o: { name: string }) => withStore(async (store) => {
+    const created = await createDatabase(store, o.name);
+    print(created, () => [
+      `Created database ${created.database.name} (${created.database.id}).`,
+      `Secret key (shown once, keep it server-side): ${created.key.key}`,
+    ].join('\n'));
+  }));
+database.command('list').description('list databases')
+  .action(() => withStore(async (store) => {
+    const databases = await listDatabases(store);
+    print({ databases }, () => databases.map((d) => `${d.id}  ${d.name}  ${d.createdAt}`).join('\n') || 'No databases yet.');
+  }));
+
+const key = program.command('key').description('API keys of a database');
+key.command('create').description('create a key and print it (shown once)')
+  .requiredOption('--database <id>').requiredOption('--kind <kind>', 'secret or public').option('--name <name>')
+  .action((o: { database: string; kind: string; name?: string }) => withStore(async (store) => {
+    await getDatabase(store, o.database);
+    const k = await createKey(store, o.database, parseKind(o.kind), o.name ?? null);
+    const out = { id: k.id, kind: k.kind, name: k.name, key: k.key, createdAt: k.createdAt };
+    print(out, () => `Created ${k.kind} key ${k.id}${k.name ? ` (${k.name})` : ''}. Key (shown once): ${k.key}`);
+  }));
+key.command('list').description('list keys (hints only)')
+  .requiredOption('--database <id>')
+  .action((o: { database: string }) => withStore(async (store) => {
+    await getDatabase(store, o.database);
+    const keys = await listKeys(store, o.database);
+    print({ keys }, () => keys.map((k) => `${k.id}  ${k.kind.padEnd(6)}  ${k.hint}  ${k.name ?? ''}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}`).join('\n') || 'No keys.');
+  }));
+key.command('revoke').description('revoke a key; it stops working at once')
+  .requiredOption('--database <id>').requiredOption('--key <keyId>')
+  .action((o: { database: string; key: string }) => withStore(async (store) => {
+    await revokeKey(store, o.database, o.key);
+    print({ revoked: o.key }, () => `Revoked key ${o.key}.`);
+  }));
+
+program.parseAsync().catch((e: unknown) => {
+  const message = e instanceof ApiError ? `${e.message} (${e.code})` : e instanceof Error ? e.message : String(e);
+  if (program.opts().json) console.error(JSON.stringify({ error: { code: e instanceof ApiError ? e.code : 'internal', message } }));
+  else console.error(`svc: ${message}`);
+  process.exitCode = 1;
+});
