@@ -11,7 +11,12 @@ const jsonPath = (path: string[]): string => `'$.${path.join('.')}'`;
 const rank = (path: string[]): string =>
   `(CASE json_type(data, ${jsonPath(path)}) WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN 2 ` +
   `WHEN 'true' THEN 3 WHEN 'false' THEN 3 WHEN 'object' THEN 4 WHEN 'array' THEN 4 ELSE 0 END)`;
-const value = (path: string[]): string => `json_extract(data, ${jsonPath(path)})`;
+/**
+ * The value within its class. Objects and arrays give NULL, so they tie and break by id as on
+ * PostgreSQL (json_extract would return their JSON text, and order them by it).
+ */
+const value = (path: string[]): string =>
+  `(CASE WHEN json_type(data, ${jsonPath(path)}) IN ('object', 'array') THEN NULL ELSE json_extract(data, ${jsonPath(path)}) END)`;
 const RANK_OF: Record<ScalarType, number> = { number: 1, string: 2, boolean: 3 };
 
 /** SQLite's JSON1 spelling of document field expressions. */

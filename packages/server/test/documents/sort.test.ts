@@ -1,0 +1,176 @@
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachStore } from '../helpers/stores.ts';
+import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+
+type Doc = Record<string, unknown> & { id: string };
+type Page = { documents: Doc[]; total: number; limit: number; offset: number };
+
+/**
+ * One fixture, one expected order, asserted on both stores: API.md §1 orders missing/null <
+ * numbers (numeric) < strings (by code point) < false < true < objects and arrays, ties by id.
+ * Ids are chosen so that id order disagrees with value order wherever it could hide a bug.
+ */
+const FIXTURE: Doc[] = [
+  { id: 'z_missing' },
+  { id: 'y_null', v: null },
+  { id: 'q_true', v: true },
+  { id: 'p_false', v: false },
+  { id: 'w_obj', v: { a: 1 } },
+  { id: 'v_arr', v: [1, 2] },
+  { id: 'u_objb', v: { '0': 'zzz' } },
+  { id: 'a_ten', v: 10 },
+  { id: 'b_twopointfive', v: 2.5 },
+  { id: 'c_neg', v: -5 },
+  { id: 'd_big', v: 1000 },
+  { id: 'e_zero', v: 0 },
+  { id: 'f_str10', v: '10' },
+  { id: 'g_str9', v: '9' },
+  { id: 'h_upperB', v: 'B' },
+  { id: 'i_lowera', v: 'a' },
+  { id: 'j_emoji', v: '\u{1F600}' },
+  { id: 'k_fullwidth', v: '\uff5e' },
+  { id: 'l_empty', v: '' },
+  { id: 'm_accent', v: 'é' },
+];
+
+/** Expected ascending order, written out by hand (not computed with JS comparisons). */
+const ASC = [
+  // missing and null tie, by id
+  'y_null', 'z_missing',
+  // numbers, numerically
+  'c_neg', 'e_zero', 'b_twopointfive', 'a_ten', 'd_big',
+  // strings by code point: '' < '10' < '9' < 'B' < 'a' < 'é' (U+E9) < U+FF5E < U+1F600 (UTF-16 order would swap the last two)
+  'l_empty', 'f_str10', 'g_str9', 'h_upperB', 'i_lowera', 'm_accent', 'k_fullwidth', 'j_emoji',
+  // false < true
+  'p_false', 'q_true',
+  // objects and arrays tie, by id
+  'u_objb', 'v_arr', 'w_obj',
+];
+
+/** Descending: the exact reverse (ties break by id in the same direction). */
+const DESC = [...ASC].reverse();
+
+forEachStore('documents sort and paging', (kind) => {
+  let server: TestServer;
+  let key: string;
+  before(async () => {
+    server = await startServer(kind);
+    key = (await server.createDatabase()).secretKey;
+    // Inserted one by one, in an order unrelated to both ids and values.
+    for (const doc of [...FIXTURE].sort((a, b) => (a.id.slice(2) < b.id.slice(2) ? -1 : 1))) {
+      assert.equal((await request(server, 'POST', '/mixed/docs', { key, body: doc })).status, 201);
+    }
+  });
+  after(() => server.close());
+
+  const page = async (collection: string, query: Record<string, string | number>) => {
+    const r = await request(server, 'GET', `/${collection}/docs`, { key, query });
+    assert.equal(r.status, 200, r.text);
+    return r.json as Page;
+  };
+
+  test('mixed types sort ascending exactly per API.md §1', async () => {
+    const p = await page('mixed', { sortBy: 'v', limit: 100 });
+    assert.deepEqual(p.documents.map((d) => d.id), ASC);
+    assert.equal(p.total, FIXTURE.length);
+  });
+
+  test('mixed types sort descending is the exact reverse', async () => {
+    const p = await page('mixed', { sortBy: 'v', sortOrder: 'desc', limit: 100 });
+    assert.deepEqual(p.documents.map((d) => d.id), DESC);
+  });
+
+  test('paging through the mixed sort by 3 gives the same order, each document once', async () => {
+    for (const [order, expected] of [['asc', ASC], ['desc', DESC]] as const) {
+      const seen: string[] = [];
+      for (let offset = 0; offset < FIXTURE.length + 3; offset += 3) {
+        const p = await page('mixed', { sortBy: 'v', sortOrder: order, limit: 3, offset });
+        assert.equal(p.limit, 3);
+        assert.equal(p.offset, offset);
+        seen.push(...p.documents.map((d) => d.id));
+      }
+      assert.deepEqual(seen, expected);
+    }
+  });
+
+  test('nested path sort (author.name), documents without the path first', async () => {
+    const docs = [
+      { id: 'n1', author: { name: 'Carol' } },
+      { id: 'n2', author: { name: 'alice' } },
+      { id: 'n3', author: 'not an object' },
+      { id: 'n4', author: { name: 'Bob', age: 3 } },
+      { id: 'n5' },
+      { id: 'n6', author: { name: 42 } },
+    ];
+    await request(server, 'POST', '/nested/bulk', { key, body: { documents: docs } });
+    const p = await page('nested', { sortBy: 'author.name', limit: 10 });
+    assert.deepEqual(p.documents.map((d) => d.id), ['n3', 'n5', 'n6', 'n4', 'n1', 'n2']);
+    const d = await page('nested', { sortBy: 'author.name', sortOrder: 'desc', limit: 10 });
+    assert.deepEqual(d.documents.map((x) => x.id), ['n2', 'n1', 'n4', 'n6', 'n5', 'n3']);
+  });
+
+  test('50 equal values paged by 7: each document exactly once, ordered by id (asc and desc)', async () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `t${String((i * 37) % 50).padStart(2, '0')}`);
+    await request(server, 'POST', '/ties/bulk', { key, body: { documents: ids.map((id) => ({ id, same: 'x', n: 1 })) } });
+    const sorted = [...ids].sort();
+    for (const sortBy of ['same', 'n', 'createdAt']) {
+      for (const [order, expected] of [['asc', sorted], ['desc', [...sorted].reverse()]] as const) {
+        const seen: string[] = [];
+        for (let offset = 0; offset < 56; offset += 7) {
+          const p = await page('ties', { sortBy, sortOrder: order, limit: 7, offset });
+          assert.equal(p.total, 50);
+          seen.push(...p.documents.map((d) => d.id));
+        }
+        assert.deepEqual(seen, expected, `${sortBy} ${order}`);
+      }
+    }
+  });
+
+  test('default sort is createdAt ascending; id, createdAt and updatedAt sort as system fields', async () => {
+    // Each write waits for the millisecond to turn, so createdAt/updatedAt strictly increase (no ties to hide behind id order).
+    const nextMs = async () => { const t = Date.now(); while (Date.now() <= t) await new Promise((r) => setImmediate(r)); };
+    for (const id of ['s3', 's1', 's2']) {
+      await nextMs();
+      assert.equal((await request(server, 'POST', '/sys/docs', { key, body: { id } })).status, 201);
+    }
+    await nextMs();
+    await request(server, 'PATCH', '/sys/docs/s3', { key, body: { touched: true } });
+    const ids = async (q: Record<string, string>) => (await page('sys', q)).documents.map((d) => d.id);
+    assert.deepEqual(await ids({}), ['s3', 's1', 's2']);
+    assert.deepEqual(await ids({ sortOrder: 'desc' }), ['s2', 's1', 's3']);
+    assert.deepEqual(await ids({ sortBy: 'id' }), ['s1', 's2', 's3']);
+    assert.deepEqual(await ids({ sortBy: 'id', sortOrder: 'desc' }), ['s3', 's2', 's1']);
+    assert.deepEqual(await ids({ sortBy: 'updatedAt' }), ['s1', 's2', 's3']);
+  });
+
+  test('limit and offset defaults and bounds', async () => {
+    await request(server, 'POST', '/bounds/bulk', { key, body: { documents: Array.from({ length: 25 }, (_, i) => ({ i })) } });
+    const d = await page('bounds', {});
+    assert.equal(d.documents.length, 20);
+    assert.equal(d.limit, 20);
+    assert.equal(d.offset, 0);
+    assert.equal(d.total, 25);
+    assert.equal((await page('bounds', { limit: 1000 })).documents.length, 25);
+    assert.equal((await page('bounds', { limit: 1 })).documents.length, 1);
+    assert.equal((await page('bounds', { offset: 24 })).documents.length, 1);
+    const past = await page('bounds', { offset: 1000 });
+    assert.equal(past.documents.length, 0);
+    assert.equal(past.total, 25);
+    for (const [name, value] of [['limit', '0'], ['limit', '1001'], ['limit', 'abc'], ['limit', '-1'], ['limit', '1.5'], ['limit', ''],
+      ['offset', '-1'], ['offset', 'abc'], ['offset', '1.5'], ['sortOrder', 'up'], ['sortOrder', 'ASC']]) {
+      const r = await request(server, 'GET', '/bounds/docs', { key, query: { [name]: value } });
+      assert.equal(r.status, 400, `${name}=${value}`);
+      assert.equal(errorCode(r), 'validation_failed', `${name}=${value}`);
+    }
+  });
+
+  test('bad sortBy paths and injection attempts → 400; the table is intact afterwards', async () => {
+    for (const sortBy of ['a;drop', "a') OR 1=1 --", 'a..b', '1a', 'a.', '.a', 'a-b', 'a b', '$.a', 'a[0]', "v'", 'data->>v', 'x'.repeat(300)]) {
+      const r = await request(server, 'GET', '/mixed/docs', { key, query: { sortBy } });
+      assert.equal(r.status, 400, sortBy);
+      assert.equal(errorCode(r), 'validation_failed', sortBy);
+    }
+    assert.equal((await page('mixed', { limit: 100 })).total, FIXTURE.length);
+  });
+});
