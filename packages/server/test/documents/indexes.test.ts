@@ -1,0 +1,72 @@
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { forEachStore } from '../helpers/stores.ts';
+import { request, startServer, type TestServer } from '../helpers/server.ts';
+
+interface IndexRow { name: string; sql: string }
+
+forEachStore('automatic indexes', (kind) => {
+  let server: TestServer;
+  let key: string;
+  before(async () => {
+    server = await startServer(kind);
+    key = (await server.createDatabase()).secretKey;
+    await request(server, 'POST', '/scores/bulk', { key, body: { documents: Array.from({ length: 30 }, (_, i) => ({ rank: { value: i % 7 }, level: i % 3, label: `l${i}` })) } });
+  });
+  after(() => server.close());
+
+  /** The automatic indexes on `documents`, with their definitions, read from the engine's catalogue. */
+  const indexes = async (): Promise<IndexRow[]> => {
+    const { store } = server.db;
+    return kind === 'sqlite'
+      ? store.all<IndexRow>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND name LIKE 'documents_by_path_%'")
+      : store.all<IndexRow>("SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'documents' AND indexname LIKE 'documents_by_path_%'");
+  };
+  /** The engine's spelling of a path inside an index definition. */
+  const spelled = (path: string) => (kind === 'sqlite' ? `'$.${path}'` : `'{${path.split('.').join(',')}}'`);
+  const indexOn = async (path: string) => (await indexes()).filter((i) => i.sql.includes(spelled(path)));
+
+  /** The indexer runs in the background after the list answered: poll for a while, never assert on timing. */
+  const waitForIndex = async (path: string) => {
+    for (let i = 0; i < 200; i += 1) {
+      const found = await indexOn(path);
+      if (found.length) return found;
+      await sleep(25);
+    }
+    return [];
+  };
+
+  test('no automatic index exists before a list sorts or filters by a user field', async () => {
+    await request(server, 'GET', '/scores/docs', { key });
+    await request(server, 'GET', '/scores/docs', { key, query: { sortBy: 'updatedAt' } });
+    assert.deepEqual(await indexes(), []);
+  });
+
+  test('sorting by a nested user field builds one index for it, listed in document_indexes', async () => {
+    const r = await request(server, 'GET', '/scores/docs', { key, query: { sortBy: 'rank.value' } });
+    assert.equal(r.status, 200);
+    const found = await waitForIndex('rank.value');
+    assert.equal(found.length, 1, `an index on rank.value appears; have ${JSON.stringify(await indexes())}`);
+    const row = await server.db.store.get<{ path: string; name: string }>('SELECT path, name FROM document_indexes WHERE path = ?', ['rank.value']);
+    assert.deepEqual(row, { path: 'rank.value', name: found[0].name });
+    // Sorting by it again, in either direction, builds nothing new.
+    await request(server, 'GET', '/scores/docs', { key, query: { sortBy: 'rank.value', sortOrder: 'desc' } });
+    assert.equal((await indexOn('rank.value')).length, 1);
+  });
+
+  test('filtering by a user field builds an index for it too', async () => {
+    const r = await request(server, 'GET', '/scores/docs', { key, query: { filter: JSON.stringify({ level: { $gte: 1 } }) } });
+    assert.equal(r.status, 200);
+    assert.equal((r.json as { total: number }).total, 20);
+    assert.equal((await waitForIndex('level')).length, 1);
+  });
+
+  test('lists answer the same with the index in place', async () => {
+    await waitForIndex('rank.value');
+    const r = await request(server, 'GET', '/scores/docs', { key, query: { sortBy: 'rank.value', limit: 100 } });
+    const values = (r.json as { documents: Array<{ rank: { value: number } }> }).documents.map((d) => d.rank.value);
+    assert.deepEqual(values, [...values].sort((a, b) => a - b));
+    assert.equal(values.length, 30);
+  });
+});
