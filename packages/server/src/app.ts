@@ -19,6 +19,9 @@ import type { ChangeListener } from './documents/changes.ts';
 import { LastUsedTracker } from './keys/last-used.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
+import type { Bus } from './infra/bus/bus.ts';
+import { localBus } from './infra/bus/local.ts';
+import { realtimeRoutes } from './realtime/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -30,6 +33,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Where the log goes instead of stdout (tests read it back). */
   logStream?: DestinationStream;
+  /** Fan-out of committed changes between instances (default: in-process). */
+  bus?: Bus;
 }
 
 /**
@@ -40,6 +45,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, limiter } = deps;
   const clock = deps.clock ?? systemClock;
+  const bus = deps.bus ?? localBus();
   const app = Fastify({
     logger: loggerOptions(config.logLevel, deps.logStream),
     trustProxy: config.trustProxy,
@@ -67,11 +73,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const indexer = new AutoIndexer(store, 64, (e) => app.log.warn({ err: e }, 'automatic index failed'));
-  const documents = new DocumentsService({ store, limits: config.limits, indexer, onChange: deps.onChange ?? (() => undefined) });
+  const onChange: ChangeListener = (events) => {
+    bus.publish(events);
+    deps.onChange?.(events);
+  };
+  const documents = new DocumentsService({ store, limits: config.limits, indexer, onChange });
 
   operationsRoutes(app, { store, metrics });
   adminRoutes(app, { store });
   documentRoutes(app, { documents, maxPageSize: config.limits.pageSize });
+  realtimeRoutes(app, {
+    store, clock, bus, metrics, publicUrl: config.publicUrl, maxCollections: config.limits.realtimeCollections,
+    heartbeatMs: config.realtimeHeartbeatMs, maxBufferBytes: config.realtimeMaxBufferBytes,
+  });
   dashboardRoutes(app);
 
   app.addHook('onClose', async () => {

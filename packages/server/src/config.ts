@@ -19,6 +19,10 @@ export interface Config {
   webhookMaxAttempts: number;
   webhookAllowPrivateUrls: boolean;
   sessionTtlDays: number;
+  /** Server pings every realtime socket this often and drops one that missed the previous pong. */
+  realtimeHeartbeatMs: number;
+  /** A realtime socket whose unsent data exceeds this is closed (slow consumer); it can resume. */
+  realtimeMaxBufferBytes: number;
   oauth: OAuthEndpoints;
   logLevel: string;
   limits: Limits;
@@ -103,6 +107,8 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     webhookMaxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 5, 1),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
+    realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 30_000, 100),
+    realtimeMaxBufferBytes: int(env, 'REALTIME_MAX_BUFFER_BYTES', 4 * 1024 * 1024, 1024),
     oauth: Object.freeze({
       googleAuthorizeUrl: env.OAUTH_GOOGLE_AUTHORIZE_URL || 'https://accounts.google.com/o/oauth2/v2/auth',
       googleTokenUrl: env.OAUTH_GOOGLE_TOKEN_URL || 'https://oauth2.googleapis.com/token',

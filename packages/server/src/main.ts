@@ -2,6 +2,8 @@ import { loadConfig, ConfigError } from './config.ts';
 import { openStore } from './store/open-store.ts';
 import { buildApp } from './app.ts';
 import { localLimiter, redisLimiter } from './infra/limiter/flexible.ts';
+import { localBus } from './infra/bus/local.ts';
+import { redisBus } from './infra/bus/redis.ts';
 import { countOperators, ensureOperator } from './admin/operators.ts';
 
 /** config → store → app → listen; graceful shutdown on SIGTERM/SIGINT. */
@@ -9,7 +11,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.databaseUrl);
   const limiter = config.redisUrl ? redisLimiter(config.redisUrl) : localLimiter();
-  const app = await buildApp({ config, store, limiter });
+  const bus = config.redisUrl ? redisBus(config.redisUrl) : localBus();
+  const app = await buildApp({ config, store, limiter, bus });
 
   if (config.adminEmail && config.adminPassword) {
     if (await ensureOperator(store, config.adminEmail, config.adminPassword)) app.log.info({ email: config.adminEmail }, 'created the operator from SVC_ADMIN_EMAIL');
@@ -33,6 +36,7 @@ async function main(): Promise<void> {
     force.unref();
     await app.close();
     await limiter.close();
+    await bus.close();
     await store.close();
     process.exit(0);
   };

@@ -1,4 +1,4 @@
-import type { Dialect, Queryable } from '../store/store.ts';
+import type { Dialect, Param, Queryable } from '../store/store.ts';
 
 export type ChangeType = 'document.created' | 'document.updated' | 'document.deleted';
 
@@ -51,16 +51,42 @@ export async function appendChanges(tx: Queryable, dialect: Dialect, databaseId:
 }
 
 /** Reads the change log of a database after an event id, in order (realtime replay, tests). */
-export async function readChanges(q: Queryable, dialect: Dialect, databaseId: string, afterId: string, limit = 1000): Promise<ChangeEvent[]> {
+export async function readChanges(
+  q: Queryable, dialect: Dialect, databaseId: string, afterId: string,
+  opts: { limit?: number; upTo?: string; collections?: string[] } | number = {},
+): Promise<ChangeEvent[]> {
+  const { limit = 1000, upTo, collections } = typeof opts === 'number' ? { limit: opts } : opts;
+  const params: Param[] = [databaseId, afterId];
+  let where = 'database_id = ? AND id > ?';
+  if (upTo !== undefined) {
+    where += ' AND id <= ?';
+    params.push(upTo);
+  }
+  if (collections?.length) {
+    where += ` AND collection IN (${collections.map(() => '?').join(', ')})`;
+    params.push(...collections);
+  }
   const rows = await q.all<{ id: number | string; collection: string; type: ChangeType; document: string; previous: string | null; created_at: string }>(
     `SELECT id, collection, type, ${dialect.jsonText('document')} AS document, ${dialect.jsonText('previous')} AS previous, created_at
-     FROM events WHERE database_id = ? AND id > ? ORDER BY id LIMIT ?`,
-    [databaseId, afterId, limit],
+     FROM events WHERE ${where} ORDER BY id LIMIT ?`,
+    [...params, limit],
   );
   return rows.map((r) => ({
     id: String(r.id), databaseId, collection: r.collection, type: r.type,
     document: JSON.parse(r.document), previous: r.previous === null ? null : JSON.parse(r.previous), timestamp: r.created_at,
   }));
+}
+
+/** The id of the last committed change of a database ('0' when none). */
+export async function lastChangeId(q: Queryable, databaseId: string): Promise<bigint | undefined> {
+  const row = await q.get<{ last: number | string }>('SELECT last_event_id AS last FROM databases WHERE id = ?', [databaseId]);
+  return row ? BigInt(row.last) : undefined;
+}
+
+/** The oldest change still retained for a database, if any. */
+export async function firstRetainedChangeId(q: Queryable, databaseId: string): Promise<bigint | undefined> {
+  const row = await q.get<{ first: number | string | null }>('SELECT min(id) AS first FROM events WHERE database_id = ?', [databaseId]);
+  return row?.first === null || row?.first === undefined ? undefined : BigInt(row.first);
 }
 
 /** Something that hears about committed changes (realtime fan-out, webhook dispatch). */

@@ -15,7 +15,7 @@ export async function applyMigrations(
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const done = new Set((await q.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
   const applied: number[] = [];
-  for (const m of MIGRATIONS) {
+  for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (done.has(m.version)) continue;
     await inTransaction(async (tx) => {
       for (const statement of m.statements(dialect)) await tx.run(statement);

@@ -1,0 +1,128 @@
+import type { WebSocket } from 'ws';
+import type { Store } from '../store/store.ts';
+import { firstRetainedChangeId, lastChangeId, readChanges, type ChangeEvent } from '../documents/changes.ts';
+import type { FeedHub, FeedSubscriber } from './feed.ts';
+import type { RealtimeGrant } from './tokens.ts';
+
+/** Close code for a client that reads too slowly; it may reconnect with `after=<last id>`. */
+export const CLOSE_SLOW_CONSUMER = 4008;
+
+/** Live events held while a replay runs, at most. */
+const MAX_HELD_EVENTS = 10_000;
+const REPLAY_PAGE = 500;
+
+export interface ConnectionDeps {
+  store: Store;
+  hub: FeedHub;
+  maxBufferBytes: number;
+}
+
+/**
+ * One realtime socket: `ready`, then the replay after `after` (if asked), then live events, each
+ * once and in id order.
+ *
+ * The seam: the connection joins the database's feed first and learns the id L after which the
+ * feed will hand it every event; live events are held while the replay reads (after, L] from the
+ * change log; then the held events follow. Every event is sent once because `lastSent` only grows.
+ */
+export class RealtimeConnection implements FeedSubscriber {
+  private lastSent = 0n;
+  private held: ChangeEvent[] | undefined = [];
+  private readonly collections: Set<string>;
+  private unsubscribe: (() => void) | undefined;
+  private closed = false;
+
+  constructor(private readonly ws: WebSocket, private readonly grant: RealtimeGrant, private readonly deps: ConnectionDeps) {
+    this.collections = new Set(grant.collections);
+    ws.on('close', () => this.stop());
+    ws.on('message', (data, isBinary) => this.onMessage(data.toString(), isBinary));
+  }
+
+  async start(after: bigint | undefined): Promise<void> {
+    this.sendJson({ type: 'ready', collections: this.grant.collections });
+    const { lastId, unsubscribe } = await this.deps.hub.subscribe(this.grant.databaseId, this);
+    this.unsubscribe = unsubscribe;
+    if (this.closed) return this.stop();
+    this.lastSent = lastId;
+    if (after !== undefined) await this.replay(after, lastId);
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const e of held) this.deliver(e);
+  }
+
+  /** Sends the retained events in (after, upTo], or `reset` when some of them are gone. */
+  private async replay(after: bigint, upTo: bigint): Promise<void> {
+    const { store } = this.deps;
+    if (after > upTo) {
+      // Ahead of this instance's feed: fine if the id exists (another instance saw it first).
+      const committed = await lastChangeId(store, this.grant.databaseId);
+      if (committed !== undefined && after <= committed) this.lastSent = after;
+      else this.sendJson({ type: 'reset', reason: 'unknown event id: reload and reconnect without after' });
+      return;
+    }
+    if (after === upTo) return;
+    const first = await firstRetainedChangeId(store, this.grant.databaseId);
+    if (first === undefined || first > after + 1n) {
+      this.sendJson({ type: 'reset', reason: 'events after this id are no longer retained: reload and reconnect without after' });
+      return;
+    }
+    let cursor = after;
+    while (cursor < upTo && !this.closed) {
+      const page = await readChanges(store, store.dialect, this.grant.databaseId, String(cursor), {
+        limit: REPLAY_PAGE, upTo: String(upTo), collections: this.grant.collections,
+      });
+      for (const e of page) this.sendEvent(e);
+      if (page.length < REPLAY_PAGE) break;
+      cursor = BigInt(page[page.length - 1].id);
+    }
+  }
+
+  deliver(event: ChangeEvent): void {
+    if (this.held) {
+      this.held.push(event);
+      if (this.held.length > MAX_HELD_EVENTS) this.closeSlow();
+      return;
+    }
+    const id = BigInt(event.id);
+    if (id <= this.lastSent) return;
+    if (this.collections.has(event.collection)) this.sendEvent(event);
+    this.lastSent = id;
+  }
+
+  private sendEvent(e: ChangeEvent): void {
+    this.sendJson({ type: 'event', id: e.id, event: e.type, collection: e.collection, document: e.document, timestamp: e.timestamp });
+  }
+
+  private sendJson(message: object): void {
+    if (this.closed) return;
+    this.ws.send(JSON.stringify(message));
+    if (this.ws.bufferedAmount > this.deps.maxBufferBytes) this.closeSlow();
+  }
+
+  /** Past the buffer limit the socket is closed rather than letting memory grow. */
+  private closeSlow(): void {
+    if (this.closed) return;
+    this.ws.close(CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with after=<last event id>');
+    this.stop();
+    // A client that doesn't read won't answer the close handshake either.
+    setTimeout(() => this.ws.terminate(), 1000).unref();
+  }
+
+  private onMessage(text: string, isBinary: boolean): void {
+    if (isBinary) return;
+    let message: { type?: unknown };
+    try {
+      message = JSON.parse(text) as { type?: unknown };
+    } catch {
+      return this.sendJson({ type: 'error', message: 'messages are JSON objects such as {"type":"ping"}' });
+    }
+    if (message?.type === 'ping') this.sendJson({ type: 'pong' });
+  }
+
+  private stop(): void {
+    this.closed = true;
+    this.held = undefined;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+}
