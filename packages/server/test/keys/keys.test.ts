@@ -1,0 +1,158 @@
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { forEachStore, openTestStore, type TestStore } from '../helpers/stores.ts';
+import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+
+const KEY = /^svc_(sk|pk)_[A-Za-z0-9]{32,}$/;
+type KeyInfo = { id: string; kind: string; name: string | null; hint: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
+
+forEachStore('API keys', (kind) => {
+  let store: TestStore;
+  let server: TestServer;
+  let op: string;
+  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
+  before(async () => {
+    store = await openTestStore(kind);
+    server = await startServer(kind, { db: store });
+    op = await server.operatorToken();
+    db = await server.createDatabase();
+  });
+  after(async () => {
+    await server.close();
+    await store.drop();
+  });
+
+  const listKeys = async (s: TestServer, databaseId: string) =>
+    ((await request(s, 'GET', `/admin/databases/${databaseId}/keys`, { key: await s.operatorToken() })).json as { keys: KeyInfo[] }).keys;
+
+  test('keys are svc_sk_/svc_pk_ followed by at least 32 base62 characters, all different', async () => {
+    assert.match(db.secretKey, KEY);
+    assert.ok(db.secretKey.startsWith('svc_sk_'));
+    assert.match(db.publicKey, KEY);
+    assert.ok(db.publicKey.startsWith('svc_pk_'));
+    const keys = new Set([db.secretKey, db.publicKey]);
+    for (const k of ['secret', 'public', 'secret'] as const) {
+      const r = await request(server, 'POST', `/admin/databases/${db.databaseId}/keys`, { key: op, body: { kind: k, name: `n-${k}` } });
+      assert.equal(r.status, 201);
+      const created = r.json as KeyInfo & { key: string };
+      assert.equal(created.kind, k);
+      assert.equal(created.name, `n-${k}`);
+      assert.match(created.key, k === 'secret' ? /^svc_sk_[A-Za-z0-9]{32,}$/ : /^svc_pk_[A-Za-z0-9]{32,}$/);
+      keys.add(created.key);
+    }
+    assert.equal(keys.size, 5);
+    const bad = await request(server, 'POST', `/admin/databases/${db.databaseId}/keys`, { key: op, body: { kind: 'admin' } });
+    assert.equal(bad.status, 400);
+  });
+
+  test('a listing shows id, kind, name, hint (prefix…last 4), createdAt, lastUsedAt, revokedAt — never the key', async () => {
+    const r = await request(server, 'GET', `/admin/databases/${db.databaseId}/keys`, { key: op });
+    assert.equal(r.status, 200);
+    const keys = (r.json as { keys: KeyInfo[] }).keys;
+    const secret = keys.find((k) => k.id === db.secretKeyId)!;
+    const pub = keys.find((k) => k.id === db.publicKeyId)!;
+    assert.deepEqual(Object.keys(secret).sort(), ['createdAt', 'hint', 'id', 'kind', 'lastUsedAt', 'name', 'revokedAt']);
+    assert.equal(secret.kind, 'secret');
+    assert.equal(pub.kind, 'public');
+    assert.equal(secret.hint, `svc_sk_…${db.secretKey.slice(-4)}`);
+    assert.equal(pub.hint, `svc_pk_…${db.publicKey.slice(-4)}`);
+    assert.match(secret.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.equal(secret.revokedAt, null);
+    for (const k of [db.secretKey, db.publicKey]) {
+      assert.ok(!r.text.includes(k), 'the full key is never listed');
+      assert.ok(!r.text.includes(k.slice(7, 20)), 'nor a long part of it');
+    }
+  });
+
+  test('only a SHA-256 of each key is stored: the key text is nowhere in api_keys (nor, on SQLite, in the files)', async () => {
+    const rows = await store.store.all<Record<string, unknown>>('SELECT * FROM api_keys WHERE database_id = ?', [db.databaseId]);
+    const mine = rows.find((r) => r.id === db.secretKeyId)!;
+    assert.equal(mine.key_hash, createHash('sha256').update(db.secretKey).digest('hex'));
+    const dump = JSON.stringify(rows);
+    for (const k of [db.secretKey, db.publicKey]) {
+      assert.ok(!dump.includes(k.slice(7)), 'no column holds the key or its random part');
+      assert.ok(!dump.includes(k.slice(7, 19)));
+    }
+    if (kind === 'sqlite') {
+      const dir = dirname(store.url.slice('sqlite:'.length));
+      const bytes = readdirSync(dir).map((f) => readFileSync(`${dir}/${f}`).toString('latin1')).join('');
+      assert.ok(bytes.length > 0);
+      assert.ok(!bytes.includes(db.secretKey.slice(7)) && !bytes.includes(db.publicKey.slice(7)), 'not in the database, WAL or journal');
+    }
+  });
+
+  test('no key → 401 missing_api_key; unknown, malformed or altered keys → 401 invalid_api_key', async () => {
+    const none = await request(server, 'GET', '/posts/docs');
+    assert.equal(none.status, 401);
+    assert.equal(errorCode(none), 'missing_api_key');
+    const flip = (k: string) => k.slice(0, -1) + (k.endsWith('A') ? 'B' : 'A');
+    const invalid = [
+      `svc_sk_${'A'.repeat(40)}`, flip(db.secretKey), flip(db.publicKey), db.secretKey.slice(0, -1), `${db.secretKey}x`,
+      db.secretKey.toUpperCase(), db.secretKey.replace('svc_sk_', 'svc_pk_'), 'svc_sk_short', 'garbage', 'null', "' OR 1=1 --", db.secretKey.slice(7),
+    ];
+    for (const key of invalid) {
+      const r = await request(server, 'GET', '/posts/docs', { key });
+      assert.equal(r.status, 401, key);
+      assert.equal(errorCode(r), 'invalid_api_key', key);
+    }
+    for (const authorization of ['Basic ' + Buffer.from('a:b').toString('base64'), 'Bearer', `Token ${db.secretKey}`, `Bearer ${db.secretKey} extra`]) {
+      const r = await request(server, 'GET', '/posts/docs', { headers: { authorization } });
+      assert.equal(r.status, 401, authorization);
+      assert.equal(errorCode(r), 'invalid_api_key', authorization);
+    }
+    assert.equal((await request(server, 'GET', '/posts/docs', { key: db.secretKey })).status, 200, 'the real key still works');
+  });
+
+  test('a revoked key gets 401 on the very next request; the other keys keep working', async () => {
+    const other = await server.createDatabase();
+    assert.equal((await request(server, 'POST', '/posts/docs', { key: other.secretKey, body: { a: 1 } })).status, 201);
+    assert.equal((await request(server, 'GET', '/posts/docs', { key: other.publicKey })).status, 200);
+    const wrongDb = await request(server, 'DELETE', `/admin/databases/${db.databaseId}/keys/${other.secretKeyId}`, { key: op });
+    assert.equal(wrongDb.status, 404, "a key can't be revoked through another database");
+    assert.equal((await request(server, 'GET', '/posts/docs', { key: other.secretKey })).status, 200);
+    const rv = await request(server, 'DELETE', `/admin/databases/${other.databaseId}/keys/${other.secretKeyId}`, { key: op });
+    assert.equal(rv.status, 204);
+    for (const [method, body] of [['GET', undefined], ['POST', { a: 2 }]] as const) {
+      const r = await request(server, method, '/posts/docs', { key: other.secretKey, body });
+      assert.equal(r.status, 401, method);
+      assert.equal(errorCode(r), 'invalid_api_key');
+    }
+    assert.equal((await request(server, 'GET', '/posts/docs', { key: other.publicKey })).status, 200);
+    const listed = (await listKeys(server, other.databaseId)).find((k) => k.id === other.secretKeyId)!;
+    assert.match(listed.revokedAt ?? '', /^\d{4}-\d{2}-\d{2}T/);
+    const unknown = await request(server, 'DELETE', `/admin/databases/${other.databaseId}/keys/nope`, { key: op });
+    assert.equal(unknown.status, 404);
+  });
+
+  test("a deleted database's keys get 401 and its data is gone", async () => {
+    const gone = await server.createDatabase();
+    await request(server, 'POST', '/posts/bulk', { key: gone.secretKey, body: { documents: [{ a: 1 }, { a: 2 }] } });
+    assert.equal((await request(server, 'DELETE', `/admin/databases/${gone.databaseId}`, { key: op })).status, 204);
+    for (const key of [gone.secretKey, gone.publicKey]) {
+      const r = await request(server, 'GET', '/posts/docs', { key });
+      assert.equal(r.status, 401);
+      assert.equal(errorCode(r), 'invalid_api_key');
+    }
+    for (const table of ['documents', 'api_keys', 'events', 'collections']) {
+      const n = await store.store.get<{ n: number | string }>(`SELECT count(*) AS n FROM ${table} WHERE database_id = ?`, [gone.databaseId]);
+      assert.equal(Number(n?.n), 0, table);
+    }
+  });
+
+  test('lastUsedAt is set once a key is used (written in batches; flushed at shutdown)', async () => {
+    const fresh = await server.createDatabase();
+    const unused = (await listKeys(server, fresh.databaseId)).map((k) => k.lastUsedAt);
+    assert.deepEqual(unused, [null, null], 'never used: null');
+    const t0 = new Date().toISOString();
+    for (let i = 0; i < 5; i += 1) assert.equal((await request(server, 'GET', '/posts/docs', { key: fresh.secretKey })).status, 200);
+    await server.close(); // flushes the tracker
+    server = await startServer(kind, { db: store });
+    const keys = await listKeys(server, fresh.databaseId);
+    const used = keys.find((k) => k.id === fresh.secretKeyId)!;
+    assert.ok(used.lastUsedAt && used.lastUsedAt >= t0, `lastUsedAt ${used.lastUsedAt} ≥ ${t0}`);
+    assert.equal(keys.find((k) => k.id === fresh.publicKeyId)!.lastUsedAt, null, 'the unused key stays null');
+  });
+});
