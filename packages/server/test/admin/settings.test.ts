@@ -1,0 +1,97 @@
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachStore } from '../helpers/stores.ts';
+import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+import { getSettings } from '../../src/databases/databases.ts';
+
+type Settings = { redirectUrls: string[]; siteUrl: string | null; oauth: Record<string, { clientId: string | null; clientSecretSet: boolean }> };
+
+const GOOGLE_SECRET = 'google-client-secret-value-123';
+const GITHUB_SECRET = 'github-client-secret-value-456';
+
+forEachStore('database settings', (kind) => {
+  let server: TestServer;
+  let op: string;
+  let id: string;
+  before(async () => {
+    server = await startServer(kind);
+    op = await server.operatorToken();
+    id = (await server.createDatabase()).databaseId;
+  });
+  after(() => server.close());
+
+  const patch = (settings: unknown) => request(server, 'PATCH', `/admin/databases/${id}`, { key: op, body: { settings } });
+  const read = async () => {
+    const one = await request(server, 'GET', `/admin/databases/${id}`, { key: op });
+    const all = await request(server, 'GET', '/admin/databases', { key: op });
+    for (const secret of [GOOGLE_SECRET, GITHUB_SECRET]) {
+      assert.ok(!one.text.includes(secret) && !all.text.includes(secret), 'reads never return a client secret');
+    }
+    assert.ok(!/clientSecret"/.test(one.text + all.text), 'no clientSecret field at all');
+    return (one.json as { database: { settings: Settings } }).database.settings;
+  };
+
+  test('a new database has empty settings', async () => {
+    assert.deepEqual(await read(), { redirectUrls: [], siteUrl: null, oauth: {} });
+  });
+
+  test('PATCH sets redirectUrls, siteUrl and OAuth clients; the answer and every read hide the secret', async () => {
+    const r = await patch({
+      redirectUrls: ['https://app.example.com/auth', 'http://localhost:3000/'],
+      siteUrl: 'https://app.example.com',
+      oauth: { google: { clientId: 'g-id', clientSecret: GOOGLE_SECRET } },
+    });
+    assert.equal(r.status, 200);
+    assert.ok(!r.text.includes(GOOGLE_SECRET));
+    const expected = {
+      redirectUrls: ['https://app.example.com/auth', 'http://localhost:3000/'],
+      siteUrl: 'https://app.example.com',
+      oauth: { google: { clientId: 'g-id', clientSecretSet: true } },
+    };
+    assert.deepEqual((r.json as { database: { settings: Settings } }).database.settings, expected);
+    assert.deepEqual(await read(), expected);
+    const stored = await getSettings(server.db.store, id);
+    assert.equal(stored.oauth.google?.clientSecret, GOOGLE_SECRET, 'the secret is kept for server-side use');
+  });
+
+  test('settings merge (JSON Merge Patch): other providers and fields are kept, null removes', async () => {
+    assert.equal((await patch({ oauth: { github: { clientId: 'gh-id', clientSecret: GITHUB_SECRET } } })).status, 200);
+    let s = await read();
+    assert.deepEqual(s.oauth, { google: { clientId: 'g-id', clientSecretSet: true }, github: { clientId: 'gh-id', clientSecretSet: true } });
+    assert.equal(s.siteUrl, 'https://app.example.com');
+    assert.equal(s.redirectUrls.length, 2);
+
+    assert.equal((await patch({ oauth: { google: { clientId: 'g-id-2' } } })).status, 200);
+    s = await read();
+    assert.deepEqual(s.oauth.google, { clientId: 'g-id-2', clientSecretSet: true }, 'changing the id keeps the secret');
+    assert.equal((await getSettings(server.db.store, id)).oauth.google?.clientSecret, GOOGLE_SECRET);
+
+    assert.equal((await patch({ oauth: { github: { clientSecret: null } }, siteUrl: null, redirectUrls: ['https://only.example.com'] })).status, 200);
+    s = await read();
+    assert.deepEqual(s, {
+      redirectUrls: ['https://only.example.com'], siteUrl: null,
+      oauth: { google: { clientId: 'g-id-2', clientSecretSet: true }, github: { clientId: 'gh-id', clientSecretSet: false } },
+    });
+    const renamed = await request(server, 'PATCH', `/admin/databases/${id}`, { key: op, body: { name: 'renamed' } });
+    assert.deepEqual((renamed.json as { database: { settings: Settings } }).database.settings, s, 'a rename keeps the settings');
+  });
+
+  test('bad settings → 400 and nothing changes', async () => {
+    const before = await read();
+    const storedBefore = await getSettings(server.db.store, id);
+    const bad: unknown[] = [
+      { redirectUrls: 'https://x.example.com' }, { redirectUrls: ['ftp://x.example.com'] }, { redirectUrls: ['not a url'] }, { redirectUrls: [1] },
+      { siteUrl: 'nope' }, { siteUrl: 'javascript:alert(1)' }, { siteUrl: 5 },
+      { oauth: { twitter: { clientId: 'x' } } }, { oauth: { google: { clientId: 'x', extra: 1 } } }, { oauth: { google: 'x' } }, { oauth: [] },
+      { oauth: { google: { clientSecret: 42 } } }, { unknown: true }, 'string', [],
+      { siteUrl: 'https://fine.example.com', redirectUrls: ['bad'] },
+    ];
+    for (const settings of bad) {
+      const r = await patch(settings);
+      assert.equal(r.status, 400, JSON.stringify(settings));
+      assert.equal(errorCode(r), 'validation_failed', JSON.stringify(settings));
+    }
+    assert.deepEqual(await read(), before);
+    assert.deepEqual(await getSettings(server.db.store, id), storedBefore);
+  });
+});
