@@ -94,6 +94,19 @@ forEachStore('documents sort and paging', (kind) => {
     }
   });
 
+  test('range filters compare within a type in the same order as sorting (code points, false < true)', async () => {
+    const ids = async (filter: unknown) =>
+      (await page('mixed', { filter: JSON.stringify(filter), sortBy: 'v', limit: 100 })).documents.map((d) => d.id);
+    assert.deepEqual(await ids({ v: { $gt: '\uff5e' } }), ['j_emoji']);
+    assert.deepEqual(await ids({ v: { $gt: 'a', $lt: '\u{1F600}' } }), ['m_accent', 'k_fullwidth']);
+    assert.deepEqual(await ids({ v: { $gte: '' } }), ['l_empty', 'f_str10', 'g_str9', 'h_upperB', 'i_lowera', 'm_accent', 'k_fullwidth', 'j_emoji']);
+    assert.deepEqual(await ids({ v: { $gt: 2.5, $lte: 1000 } }), ['a_ten', 'd_big']);
+    assert.deepEqual(await ids({ v: { $lt: 0 } }), ['c_neg']);
+    assert.deepEqual(await ids({ v: { $lt: true } }), ['p_false']);
+    assert.deepEqual(await ids({ v: { $gte: false } }), ['p_false', 'q_true']);
+    assert.deepEqual(await ids({ v: { $exists: true, $nin: [null, 10, '10', true] } }).then((l) => l.length), 15);
+  });
+
   test('nested path sort (author.name), documents without the path first', async () => {
     const docs = [
       { id: 'n1', author: { name: 'Carol' } },

@@ -88,6 +88,16 @@ forEachStore('API keys', (kind) => {
     const none = await request(server, 'GET', '/posts/docs');
     assert.equal(none.status, 401);
     assert.equal(errorCode(none), 'missing_api_key');
+    const routes: Array<[string, string, unknown]> = [
+      ['POST', '/posts/docs', { a: 1 }], ['GET', '/posts/docs/x', undefined], ['PATCH', '/posts/docs/x', { a: 1 }],
+      ['DELETE', '/posts/docs/x', undefined], ['POST', '/posts/bulk', { documents: [{}] }], ['GET', '/collections', undefined],
+    ];
+    for (const [method, path, body] of routes) {
+      const r = await request(server, method, path, { body });
+      assert.equal(r.status, 401, `${method} ${path}`);
+      assert.equal(errorCode(r), 'missing_api_key', `${method} ${path}`);
+    }
+    assert.equal(((await request(server, 'GET', '/posts/docs', { key: db.secretKey })).json as { total: number }).total, 0, 'nothing was written');
     const flip = (k: string) => k.slice(0, -1) + (k.endsWith('A') ? 'B' : 'A');
     const invalid = [
       `svc_sk_${'A'.repeat(40)}`, flip(db.secretKey), flip(db.publicKey), db.secretKey.slice(0, -1), `${db.secretKey}x`,
