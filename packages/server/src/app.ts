@@ -18,6 +18,8 @@ import { AutoIndexer } from './documents/indexes.ts';
 import type { ChangeListener } from './documents/changes.ts';
 import { LastUsedTracker } from './keys/last-used.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import { createWebhooks } from './webhooks/webhooks.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import type { Bus } from './infra/bus/bus.ts';
 import { localBus } from './infra/bus/local.ts';
@@ -73,22 +75,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const indexer = new AutoIndexer(store, 64, (e) => app.log.warn({ err: e }, 'automatic index failed'));
+  const webhooks = createWebhooks({ config, store, clock, log: app.log, metrics });
   const onChange: ChangeListener = (events) => {
+    webhooks.onChange(events);
     bus.publish(events);
     deps.onChange?.(events);
   };
-  const documents = new DocumentsService({ store, limits: config.limits, indexer, onChange });
+  const documents = new DocumentsService({ store, limits: config.limits, indexer, onChange, inTransaction: [webhooks.enqueue] });
 
   operationsRoutes(app, { store, metrics });
   adminRoutes(app, { store });
   documentRoutes(app, { documents, maxPageSize: config.limits.pageSize });
+  webhookRoutes(app, { webhooks: webhooks.service, maxPageSize: config.limits.pageSize });
   realtimeRoutes(app, {
     store, clock, bus, metrics, publicUrl: config.publicUrl, maxCollections: config.limits.realtimeCollections,
     heartbeatMs: config.realtimeHeartbeatMs, maxBufferBytes: config.realtimeMaxBufferBytes,
   });
   dashboardRoutes(app);
 
+  app.addHook('onReady', async () => webhooks.start());
   app.addHook('onClose', async () => {
+    await webhooks.stop();
     await lastUsed.close();
   });
   return app;

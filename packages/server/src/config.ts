@@ -18,6 +18,14 @@ export interface Config {
   webhookRetryBaseMs: number;
   webhookMaxAttempts: number;
   webhookAllowPrivateUrls: boolean;
+  /** A webhook is disabled after this many failed deliveries in a row… */
+  webhookDisableAfterFailures: number;
+  /** …when the first of them is at least this many hours old. */
+  webhookDisableAfterHours: number;
+  /** Finished webhook deliveries (and their attempts) older than this are pruned. */
+  webhookRetentionDays: number;
+  /** Change-log events older than this are pruned (realtime replay needs at least 1 hour). */
+  eventRetentionHours: number;
   sessionTtlDays: number;
   /** Server pings every realtime socket this often and drops one that missed the previous pong. */
   realtimeHeartbeatMs: number;
@@ -106,6 +114,10 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30000, 1),
     webhookMaxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 5, 1),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    webhookDisableAfterFailures: int(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 50, 1),
+    webhookDisableAfterHours: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 24, 0),
+    webhookRetentionDays: int(env, 'WEBHOOK_RETENTION_DAYS', 30, 1),
+    eventRetentionHours: int(env, 'EVENT_RETENTION_HOURS', 30 * 24, 1),
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
     realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 30_000, 100),
     realtimeMaxBufferBytes: int(env, 'REALTIME_MAX_BUFFER_BYTES', 4 * 1024 * 1024, 1024),

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The service's Prometheus registry: one per app, so several apps in one process don't collide. */
 export function createMetrics() {
@@ -12,7 +12,19 @@ export function createMetrics() {
     name: 'svc_http_request_duration_seconds', help: 'HTTP request latency by route', labelNames: ['method', 'route'],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
   });
-  return { registry, requests, duration };
+  const webhookDeliveries = new Counter({
+    name: 'svc_webhook_deliveries_total', labelNames: ['outcome'], registers: [registry],
+    help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt is scheduled), failed (no attempts left)',
+  });
+  /** Set by the webhooks feature; read at each scrape. */
+  const sources: { webhookQueueDepth?: () => Promise<number> } = {};
+  new Gauge({
+    name: 'svc_webhook_queue_depth', help: 'Pending webhook deliveries in the store (every instance)', registers: [registry],
+    async collect() {
+      if (sources.webhookQueueDepth) this.set(await sources.webhookQueueDepth().catch(() => Number.NaN));
+    },
+  });
+  return { registry, requests, duration, webhookDeliveries, sources };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -55,6 +55,8 @@ export interface Dialect {
   readonly jsonParam: string;
   /** Appended to a SELECT inside a transaction to lock the rows it reads until COMMIT ('' where writers are serial anyway). */
   readonly lockRows: string;
+  /** Appended to a SELECT that claims queue rows: locks them and skips rows another transaction holds ('' where writers are serial). */
+  readonly claimRows: string;
   /** Selects a JSON column as text. */
   jsonText(column: string): string;
   readonly json: JsonSql;

@@ -9,6 +9,7 @@ const dialect: Dialect = {
   bigintType: 'BIGINT',
   jsonParam: 'CAST(? AS jsonb)',
   lockRows: ' FOR UPDATE',
+  claimRows: ' FOR UPDATE SKIP LOCKED',
   jsonText: (column) => `${column}::text`,
   json: postgresJson,
   // CONCURRENTLY: building an index on a large table must not block writers.

@@ -11,6 +11,7 @@ const dialect: Dialect = {
   bigintType: 'INTEGER',
   jsonParam: '?',
   lockRows: '',
+  claimRows: '',
   jsonText: (column) => column,
   json: sqliteJson,
   createDocumentIndex: (name, expressions) =>

@@ -1,0 +1,234 @@
+import { newId } from '../ids/ids.ts';
+import type { ChangeEvent } from '../documents/changes.ts';
+import type { Param, Queryable, Store } from '../store/store.ts';
+
+/**
+ * The durable queue: SQL over `webhook_deliveries` and `webhook_attempts`. A delivery is a row
+ * from the moment its change commits; dispatchers claim due rows with a lease, and an attempt is
+ * recorded only by the holder of the current lease.
+ */
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** A delivery as the API returns it (§4). */
+export interface Delivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  event: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  responseStatus: number | null;
+  createdAt: string;
+}
+
+/** One row of a delivery's `attemptLog`. */
+export interface AttemptLogEntry {
+  at: string;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event: string;
+  status: DeliveryStatus;
+  attempts: number | string;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  response_status: number | string | null;
+  created_at: string;
+}
+
+const COLUMNS = 'id, webhook_id, event_id, event, status, attempts, next_attempt_at, last_attempt_at, response_status, created_at';
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+function toDelivery(r: DeliveryRow): Delivery {
+  return {
+    id: r.id, webhookId: r.webhook_id, eventId: r.event_id, event: r.event, status: r.status, attempts: Number(r.attempts),
+    nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null, lastAttemptAt: r.last_attempt_at,
+    responseStatus: num(r.response_status), createdAt: r.created_at,
+  };
+}
+
+/** The POST body of a change's delivery (§4): the same bytes for every webhook and attempt. */
+export function eventPayload(e: ChangeEvent): string {
+  return JSON.stringify({
+    id: e.id, type: e.type, timestamp: e.timestamp, database: e.databaseId, collection: e.collection, document: e.document,
+    ...(e.type === 'document.updated' ? { previous: e.previous } : {}),
+  });
+}
+
+/** A new pending delivery, due at once. */
+export interface NewDelivery {
+  webhookId: string;
+  eventId: string;
+  event: string;
+  payload: string;
+}
+
+/** Inserts pending deliveries inside the caller's transaction; returns their ids. */
+export async function insertDeliveries(tx: Queryable, items: NewDelivery[], now: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; start < items.length; start += 200) {
+    const chunk = items.slice(start, start + 200);
+    const params: Param[] = [];
+    for (const d of chunk) {
+      const id = newId();
+      ids.push(id);
+      params.push(id, d.webhookId, d.eventId, d.event, d.payload, now, now);
+    }
+    await tx.run(
+      `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event, payload, status, attempts, series_start, next_attempt_at, created_at)
+       VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?)").join(', ')}`,
+      params,
+    );
+  }
+  return ids;
+}
+
+/** One delivery of a webhook, or undefined. */
+export async function findDelivery(q: Queryable, webhookId: string, deliveryId: string): Promise<Delivery | undefined> {
+  const row = await q.get<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = ? AND webhook_id = ?`, [deliveryId, webhookId]);
+  return row && toDelivery(row);
+}
+
+/** A page of a webhook's deliveries, newest first, with the total of the (filtered) set. */
+export async function listDeliveries(q: Queryable, webhookId: string, opts: { limit: number; offset: number; status?: DeliveryStatus }): Promise<{ deliveries: Delivery[]; total: number }> {
+  const where = `webhook_id = ?${opts.status ? ' AND status = ?' : ''}`;
+  const params: Param[] = opts.status ? [webhookId, opts.status] : [webhookId];
+  const rows = await q.all<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [...params, opts.limit, opts.offset]);
+  const total = await q.get<{ n: number | string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params);
+  return { deliveries: rows.map(toDelivery), total: Number(total?.n ?? 0) };
+}
+
+/** Every recorded attempt of a delivery, oldest first. */
+export async function attemptLog(q: Queryable, deliveryId: string): Promise<AttemptLogEntry[]> {
+  const rows = await q.all<{ at: string; response_status: number | string | null; duration_ms: number | string; error: string | null; response_body: string | null }>(
+    'SELECT at, response_status, duration_ms, error, response_body FROM webhook_attempts WHERE delivery_id = ? ORDER BY n',
+    [deliveryId],
+  );
+  return rows.map((r) => ({ at: r.at, responseStatus: num(r.response_status), durationMs: Number(r.duration_ms), error: r.error, responseBody: r.response_body }));
+}
+
+/** Pending deliveries of enabled webhooks (the queue depth metric). */
+export async function queueDepth(q: Queryable): Promise<number> {
+  const row = await q.get<{ n: number | string }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
+  return Number(row?.n ?? 0);
+}
+
+/** A claimed delivery with what its attempt needs: the webhook's URL and secret as they are now. */
+export interface Claimed {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  event: string;
+  payload: string;
+  attempts: number;
+  seriesStart: number;
+  url: string;
+  secret: string;
+  leaseToken: string;
+}
+
+export interface ClaimOptions {
+  now: string;
+  leaseUntil: string;
+  /** How many rows to take in all. */
+  limit: number;
+  /** How many more rows a webhook may take now (its free concurrency slots). */
+  room(webhookId: string): number;
+  /** Webhooks with no room: their rows are not even looked at. */
+  full: string[];
+}
+
+/**
+ * Claims due deliveries of enabled webhooks in one transaction: the candidates are locked
+ * (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so concurrent dispatchers take disjoint rows and never
+ * wait for each other), at most `room(webhook)` of them per webhook get a lease, the rest stay
+ * as they were. `more` says whether due rows were left behind.
+ */
+export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ claimed: Claimed[]; more: boolean }> {
+  const token = newId();
+  const window = Math.max(opts.limit * 2, 16);
+  return store.transaction(async (tx) => {
+    const exclude = opts.full.length ? ` AND webhook_id NOT IN (${opts.full.map(() => '?').join(', ')})` : '';
+    const candidates = await tx.all<{ id: string; webhook_id: string }>(
+      `SELECT id, webhook_id FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+         AND webhook_id IN (SELECT id FROM webhooks WHERE enabled = 1)${exclude}
+       ORDER BY next_attempt_at LIMIT ?${store.dialect.claimRows}`,
+      [opts.now, opts.now, ...opts.full, window],
+    );
+    const taken = new Map<string, number>();
+    const chosen: string[] = [];
+    for (const c of candidates) {
+      if (chosen.length >= opts.limit) break;
+      const n = taken.get(c.webhook_id) ?? 0;
+      if (n >= opts.room(c.webhook_id)) continue;
+      taken.set(c.webhook_id, n + 1);
+      chosen.push(c.id);
+    }
+    const more = candidates.length > chosen.length || candidates.length === window;
+    if (chosen.length === 0) return { claimed: [], more };
+    const marks = chosen.map(() => '?').join(', ');
+    const rows = await tx.all<{ id: string; webhook_id: string; event_id: string; event: string; payload: string; attempts: number | string; series_start: number | string }>(
+      `UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE id IN (${marks})
+       RETURNING id, webhook_id, event_id, event, payload, attempts, series_start`,
+      [opts.leaseUntil, token, ...chosen],
+    );
+    const hooks = [...taken.keys()];
+    const webhooks = await tx.all<{ id: string; url: string; secret: string }>(
+      `SELECT id, url, secret FROM webhooks WHERE id IN (${hooks.map(() => '?').join(', ')})`, hooks,
+    );
+    const byId = new Map(webhooks.map((w) => [w.id, w]));
+    const claimed = rows.map((r) => ({
+      id: r.id, webhookId: r.webhook_id, eventId: r.event_id, event: r.event, payload: r.payload,
+      attempts: Number(r.attempts), seriesStart: Number(r.series_start),
+      url: byId.get(r.webhook_id)!.url, secret: byId.get(r.webhook_id)!.secret, leaseToken: token,
+    }));
+    return { claimed, more };
+  });
+}
+
+/** The outcome of one attempt, as the dispatcher decided it. */
+export interface AttemptRecord {
+  at: string;
+  status: DeliveryStatus;
+  nextAttemptAt: string | null;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+}
+
+/**
+ * Records an attempt and the delivery's new state, if the lease is still ours (a dispatcher that
+ * lost its lease records nothing). Runs in the caller's transaction; returns whether it counted.
+ */
+export async function recordAttempt(tx: Queryable, c: Claimed, a: AttemptRecord): Promise<boolean> {
+  const n = c.attempts + 1;
+  const changed = await tx.run(
+    `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?, response_status = ?, lease_until = NULL, lease_token = NULL
+     WHERE id = ? AND lease_token = ?`,
+    [a.status, n, a.nextAttemptAt, a.at, a.responseStatus, c.id, c.leaseToken],
+  );
+  if (changed === 0) return false;
+  await tx.run(
+    'INSERT INTO webhook_attempts (delivery_id, n, at, response_status, duration_ms, error, response_body) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [c.id, n, a.at, a.responseStatus, a.durationMs, a.error, a.responseBody],
+  );
+  return true;
+}
+
+/** Gives claimed rows back without counting an attempt (shutdown): due again at once. */
+export async function releaseClaims(store: Store, claims: Claimed[]): Promise<void> {
+  for (const c of claims) {
+    await store.run('UPDATE webhook_deliveries SET lease_until = NULL, lease_token = NULL WHERE id = ? AND lease_token = ?', [c.id, c.leaseToken]);
+  }
+}

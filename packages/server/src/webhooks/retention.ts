@@ -1,0 +1,86 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../infra/clock.ts';
+import type { Store } from '../store/store.ts';
+
+export interface RetentionOptions {
+  store: Store;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Finished deliveries older than this go (their attempts with them). */
+  deliveryMaxAgeMs: number;
+  /** Change-log events older than this go; never less than an hour (realtime replay). */
+  eventMaxAgeMs: number;
+  /** How often to prune. */
+  everyMs?: number;
+}
+
+const BATCH = 1000;
+const HOUR = 3_600_000;
+
+/**
+ * Prunes old delivery rows and change-log events in the background, in small batches so no
+ * statement holds the writer for long. Pending deliveries are never pruned: they carry their own
+ * body, so they do not need their event. Idempotent: several instances may run it.
+ */
+export class Retention {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(private readonly o: RetentionOptions) {}
+
+  start(): void {
+    const every = this.o.everyMs ?? 10 * 60_000;
+    // A first pass soon after start, then at a steady pace.
+    this.timer = setTimeout(() => {
+      void this.runOnce();
+      this.timer = setInterval(() => void this.runOnce(), every);
+      this.timer.unref();
+    }, Math.min(every, 30_000));
+    this.timer.unref();
+  }
+
+  /** One pass; returns how many deliveries and events it removed. */
+  runOnce(): Promise<{ deliveries: number; events: number }> {
+    const pass = this.prune().catch((e) => {
+      this.o.log.error({ err: e }, 'retention pass failed');
+      return { deliveries: 0, events: 0 };
+    });
+    this.running = pass;
+    return pass;
+  }
+
+  private async prune(): Promise<{ deliveries: number; events: number }> {
+    const now = this.o.clock.now();
+    const deliveryCutoff = new Date(now - this.o.deliveryMaxAgeMs).toISOString();
+    const eventCutoff = new Date(now - Math.max(this.o.eventMaxAgeMs, HOUR)).toISOString();
+    const { store } = this.o;
+    let deliveries = 0;
+    for (;;) {
+      const n = await store.run(
+        `DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending' LIMIT ${BATCH})`,
+        [deliveryCutoff],
+      );
+      deliveries += n;
+      if (n < BATCH) break;
+    }
+    let events = 0;
+    for (;;) {
+      const n = await store.run(
+        `DELETE FROM events WHERE (database_id, id) IN (
+           SELECT database_id, id FROM events WHERE created_at < ? LIMIT ${BATCH})`,
+        [eventCutoff],
+      );
+      events += n;
+      if (n < BATCH) break;
+    }
+    if (deliveries || events) this.o.log.info({ deliveries, events }, 'pruned old webhook deliveries and events');
+    return { deliveries, events };
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+    await this.running;
+  }
+}
