@@ -20,6 +20,7 @@ import { LastUsedTracker } from './keys/last-used.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { createWebhooks } from './webhooks/webhooks.ts';
+import { authRoutes } from './auth/routes.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import type { Bus } from './infra/bus/bus.ts';
 import { localBus } from './infra/bus/local.ts';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   adminRoutes(app, { store });
   documentRoutes(app, { documents, maxPageSize: config.limits.pageSize });
   webhookRoutes(app, { webhooks: webhooks.service, maxPageSize: config.limits.pageSize });
+  authRoutes(app, { store, config, limiter, clock });
   realtimeRoutes(app, {
     store, clock, bus, metrics, publicUrl: config.publicUrl, maxCollections: config.limits.realtimeCollections,
     heartbeatMs: config.realtimeHeartbeatMs, maxBufferBytes: config.realtimeMaxBufferBytes,

@@ -2,19 +2,20 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { Redis } from 'ioredis';
 import type { LimitResult, Limiter } from './limiter.ts';
 
-const WINDOW_SECONDS = 60;
+const DEFAULT_WINDOW_SECONDS = 60;
 
 /**
- * A Limiter over rate-limiter-flexible: one counter per (limit, key), atomic in memory and in
- * Redis (where it is an INCR with expiry in one round trip), so an exact burst is counted exactly.
+ * A Limiter over rate-limiter-flexible: one counter per (limit, window, key), atomic in memory and
+ * in Redis (where it is an INCR with expiry in one round trip), so an exact burst is counted exactly.
  */
 class FlexibleLimiter implements Limiter {
-  private readonly byLimit = new Map<number, RateLimiterAbstract>();
-  constructor(private readonly make: (points: number) => RateLimiterAbstract, private readonly onClose: () => Promise<void>) {}
+  private readonly byLimit = new Map<string, RateLimiterAbstract>();
+  constructor(private readonly make: (points: number, seconds: number) => RateLimiterAbstract, private readonly onClose: () => Promise<void>) {}
 
-  async consume(key: string, limit: number): Promise<LimitResult> {
-    let limiter = this.byLimit.get(limit);
-    if (!limiter) this.byLimit.set(limit, (limiter = this.make(limit)));
+  async consume(key: string, limit: number, windowSeconds = DEFAULT_WINDOW_SECONDS): Promise<LimitResult> {
+    const id = `${limit}/${windowSeconds}`;
+    let limiter = this.byLimit.get(id);
+    if (!limiter) this.byLimit.set(id, (limiter = this.make(limit, windowSeconds)));
     try {
       const res = await limiter.consume(key);
       return { allowed: true, limit, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
@@ -29,9 +30,13 @@ class FlexibleLimiter implements Limiter {
   }
 }
 
+/** Counter namespace per (limit, window); the one-minute windows keep their original prefix. */
+const prefix = (base: string, points: number, seconds: number): string =>
+  seconds === DEFAULT_WINDOW_SECONDS ? `${base}${points}` : `${base}${points}w${seconds}`;
+
 /** Counters in this process's memory: right for one instance. */
 export function localLimiter(): Limiter {
-  return new FlexibleLimiter((points) => new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: `l${points}` }), async () => undefined);
+  return new FlexibleLimiter((points, duration) => new RateLimiterMemory({ points, duration, keyPrefix: prefix('l', points, duration) }), async () => undefined);
 }
 
 /** Counters in Redis, shared by every instance pointed at it. */
@@ -39,7 +44,7 @@ export function redisLimiter(url: string): Limiter {
   const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2 });
   client.on('error', () => undefined); // reconnects on its own; a failing consume surfaces the error
   return new FlexibleLimiter(
-    (points) => new RateLimiterRedis({ storeClient: client, points, duration: WINDOW_SECONDS, keyPrefix: `svc:rl:${points}` }),
+    (points, duration) => new RateLimiterRedis({ storeClient: client, points, duration, keyPrefix: prefix('svc:rl:', points, duration) }),
     async () => void (await client.quit().catch(() => undefined)),
   );
 }

@@ -8,10 +8,12 @@ export interface LimitResult {
 }
 
 /**
- * Counts requests per key in fixed one-minute windows. One implementation per deployment shape,
- * picked once from config: `local` (one process) or `redis` (shared by every instance).
+ * Counts requests per key in fixed windows (one minute unless told otherwise). One implementation
+ * per deployment shape, picked once from config: `local` (one process) or `redis` (shared by every
+ * instance).
  */
 export interface Limiter {
-  consume(key: string, limit: number): Promise<LimitResult>;
+  /** Counts one request against `limit` per `windowSeconds` (default 60) for `key`. */
+  consume(key: string, limit: number, windowSeconds?: number): Promise<LimitResult>;
   close(): Promise<void>;
 }

@@ -1,0 +1,87 @@
+import { ApiError } from '../errors.ts';
+import { getDatabase } from '../databases/databases.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Mailer } from '../infra/mailer/mailer.ts';
+import { hashPassword } from '../passwords/passwords.ts';
+import type { Store } from '../store/store.ts';
+import type { Background } from './background.ts';
+import { consumeLinkToken, issueLinkToken, linkTokenIsLive } from './links.ts';
+import { magicLinkMail, resetPasswordMail } from './mail-templates.ts';
+import { checkRedirectUrl, withQuery } from './redirects.ts';
+import type { Session, Sessions } from './sessions.ts';
+import { isoAt } from './tokens.ts';
+import { checkPassword, insertUser, markVerified, toUser, userByEmail, type User } from './users.ts';
+
+/** Where the links of one request point, and the application name the mail shows. */
+export interface LinkTarget {
+  url: URL;
+  app: string;
+}
+
+const badToken = () => new ApiError('invalid_token', 'The link is wrong, used or expired; ask for a new one');
+
+/**
+ * The e-mail flows of API.md §2: password reset and magic links. Requests answer 202 at once;
+ * looking the account up and mailing happen in the background, so the answer and its timing are
+ * the same whether or not the account exists, and a failing SMTP server fails nothing but the log.
+ */
+export class EmailLinks {
+  constructor(private readonly d: { store: Store; clock: Clock; mailer: Mailer; sessions: Sessions; background: Background }) {}
+
+  /** The allowed `redirectUrl`, or the database's `siteUrl` when none is given; else 400. */
+  async target(databaseId: string, redirectUrl: string | undefined): Promise<LinkTarget> {
+    const db = await getDatabase(this.d.store, databaseId);
+    if (redirectUrl !== undefined) return { url: checkRedirectUrl(redirectUrl, db.settings.redirectUrls), app: db.name };
+    if (db.settings.siteUrl) return { url: new URL(db.settings.siteUrl), app: db.name };
+    throw new ApiError('redirect_url_not_allowed', 'Give a redirectUrl: the database has no siteUrl to build the link from');
+  }
+
+  /** Mails a reset link (1 hour) if the account exists; returns at once either way. */
+  requestReset(databaseId: string, email: string, target: LinkTarget): void {
+    const { store, clock, mailer } = this.d;
+    this.d.background.run('the password-reset e-mail', async () => {
+      if (!(await userByEmail(store, databaseId, email))) return;
+      const token = await issueLinkToken(store, clock, databaseId, 'reset', email);
+      await mailer.send(resetPasswordMail({ to: email, app: target.app, link: withQuery(target.url, { token, email }) }));
+    });
+  }
+
+  /** Mails a magic link (15 minutes), whether or not the account exists yet; returns at once. */
+  requestMagicLink(databaseId: string, email: string, target: LinkTarget): void {
+    const { store, clock, mailer } = this.d;
+    this.d.background.run('the magic-link e-mail', async () => {
+      const token = await issueLinkToken(store, clock, databaseId, 'magic', email);
+      await mailer.send(magicLinkMail({ to: email, app: target.app, link: withQuery(target.url, { token, email }) }));
+    });
+  }
+
+  /** Sets a new password with a reset token (used up) and ends every session of the user. */
+  async resetPassword(databaseId: string, email: string, token: string, newPassword: string): Promise<void> {
+    const { store, clock, sessions } = this.d;
+    checkPassword(newPassword);
+    // A cheap look first, so random tokens cost no argon2 hash; the UPDATE below decides.
+    if (!(await linkTokenIsLive(store, clock, databaseId, 'reset', email, token))) throw badToken();
+    const passwordHash = await hashPassword(newPassword);
+    await store.transaction(async (tx) => {
+      if (!(await consumeLinkToken(tx, clock, databaseId, 'reset', email, token))) throw badToken();
+      const user = await userByEmail(tx, databaseId, email);
+      if (!user) throw badToken();
+      await tx.run('UPDATE users SET password_hash = ?, email_verified = 1, updated_at = ? WHERE id = ?', [passwordHash, isoAt(clock), user.id]);
+      await sessions.endAll(tx, user.id);
+    });
+  }
+
+  /** Signs in with a magic-link token (used up), creating a verified, password-less account if needed. */
+  async verifyMagicLink(databaseId: string, email: string, token: string): Promise<{ user: User; session: Session }> {
+    const { store, clock, sessions } = this.d;
+    return store.transaction(async (tx) => {
+      if (!(await consumeLinkToken(tx, clock, databaseId, 'magic', email, token))) throw badToken();
+      const now = isoAt(clock);
+      let user = await userByEmail(tx, databaseId, email);
+      if (user) user = await markVerified(tx, user, now);
+      else user = (await insertUser(tx, databaseId, { email, emailVerified: true }, now)) ?? (await userByEmail(tx, databaseId, email));
+      if (!user) throw new Error('the account vanished while signing in');
+      return { user: toUser(user), session: await sessions.create(tx, databaseId, user.id) };
+    });
+  }
+}

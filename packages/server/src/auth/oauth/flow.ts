@@ -1,0 +1,93 @@
+import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier } from 'arctic';
+import type { FastifyBaseLogger } from 'fastify';
+import type { OAuthEndpoints } from '../../config.ts';
+import { getDatabase, getSettings } from '../../databases/databases.ts';
+import type { OAuthProvider } from '../../databases/settings.ts';
+import { ApiError } from '../../errors.ts';
+import type { Clock } from '../../infra/clock.ts';
+import { resolveKey } from '../../keys/keys.ts';
+import { KEY_PREFIX } from '../../keys/key-format.ts';
+import type { Store } from '../../store/store.ts';
+import { checkRedirectUrl, withQuery } from '../redirects.ts';
+import type { Sessions } from '../sessions.ts';
+import { OAuthRefusal, accountForIdentity } from './identities.ts';
+import type { ProviderSpec } from './provider.ts';
+import { github } from './github.ts';
+import { google } from './google.ts';
+import { consumeState, createState } from './state.ts';
+
+/** The state of a callback is unknown, used or expired: API.md §2 answers 400 `invalid_token`, no redirect. */
+export class InvalidState extends Error {}
+
+/** What a provider sends back to the callback. */
+export interface CallbackQuery {
+  code?: string;
+  state?: string;
+  error?: string;
+}
+
+/**
+ * The authorization-code flow with PKCE (arctic's generic OAuth2Client, so every endpoint comes
+ * from config). `start` checks the public key and the redirect URL, stores a single-use state
+ * bound to both, and points the browser at the provider; `callback` uses the state up, trades the
+ * code, reads the profile, finds or makes the account and sends the browser back with a session
+ * token, or with `?error=<code>` once the redirect URL is trusted.
+ */
+export class OAuthFlow {
+  private readonly specs: Record<OAuthProvider, ProviderSpec>;
+  constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions; endpoints: OAuthEndpoints; publicUrl: string; log: FastifyBaseLogger }) {
+    this.specs = { google: google(d.endpoints), github: github(d.endpoints) };
+  }
+
+  private callbackUrl(provider: OAuthProvider): string {
+    return `${this.d.publicUrl}/v1/auth/oauth/${provider}/callback`;
+  }
+
+  private async client(databaseId: string, provider: OAuthProvider): Promise<OAuth2Client | undefined> {
+    const conf = (await getSettings(this.d.store, databaseId)).oauth[provider];
+    if (!conf?.clientId || !conf.clientSecret) return undefined;
+    return new OAuth2Client(conf.clientId, conf.clientSecret, this.callbackUrl(provider));
+  }
+
+  /** The provider's authorization URL for a new sign-in. */
+  async start(provider: OAuthProvider, key: string | undefined, redirectUrl: string): Promise<string> {
+    if (!key) throw new ApiError('missing_api_key', 'Pass your public key as ?key=svc_pk_…');
+    if (key.startsWith(KEY_PREFIX.secret)) {
+      throw new ApiError('validation_failed', 'A secret key must never be put in a URL; pass the public key as ?key=', [{ path: '/key', message: 'must be a public key' }]);
+    }
+    const principal = await resolveKey(this.d.store, key);
+    if (!principal) throw new ApiError('invalid_api_key', 'The API key is unknown or revoked');
+    const { databaseId } = principal;
+    const db = await getDatabase(this.d.store, databaseId);
+    const target = checkRedirectUrl(redirectUrl, db.settings.redirectUrls).toString();
+    const client = await this.client(databaseId, provider);
+    if (!client) throw new ApiError('validation_failed', `Sign-in with ${provider} is not configured for this database (settings.oauth.${provider})`);
+    const codeVerifier = generateCodeVerifier();
+    const state = await createState(this.d.store, this.d.clock, { databaseId, provider, redirectUrl: target, codeVerifier });
+    const spec = this.specs[provider];
+    return client.createAuthorizationURLWithPKCE(spec.authorizeUrl, state, CodeChallengeMethod.S256, codeVerifier, spec.scopes).toString();
+  }
+
+  /** Where to send the browser after the provider: `redirectUrl?token=` or `redirectUrl?error=`. Throws InvalidState. */
+  async callback(provider: OAuthProvider, q: CallbackQuery): Promise<string> {
+    const s = q.state ? await consumeState(this.d.store, this.d.clock, provider, q.state) : undefined;
+    if (!s) throw new InvalidState();
+    try {
+      if (q.error) throw new OAuthRefusal(q.error === 'access_denied' ? 'access_denied' : 'provider_error', `${provider} answered error=${q.error.slice(0, 64)}`);
+      if (!q.code) throw new OAuthRefusal('provider_error', `${provider} sent no code`);
+      const client = await this.client(s.databaseId, provider);
+      if (!client) throw new OAuthRefusal('provider_not_configured', `sign-in with ${provider} is no longer configured`);
+      const spec = this.specs[provider];
+      const tokens = await client.validateAuthorizationCode(spec.tokenUrl, q.code, s.codeVerifier);
+      const profile = await spec.profile(tokens.accessToken());
+      const user = await accountForIdentity(this.d.store, this.d.clock, s.databaseId, provider, profile);
+      const session = await this.d.sessions.create(this.d.store, s.databaseId, user.id);
+      return withQuery(s.redirectUrl, { token: session.token });
+    } catch (e) {
+      const code = e instanceof OAuthRefusal ? e.code : 'provider_error';
+      // The message only: errors of the token exchange can quote the request, never log tokens.
+      this.d.log.warn({ provider, databaseId: s.databaseId, code, reason: e instanceof Error ? e.message : String(e) }, 'OAuth sign-in failed');
+      return withQuery(s.redirectUrl, { error: code });
+    }
+  }
+}

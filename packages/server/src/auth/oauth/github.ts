@@ -1,0 +1,38 @@
+import type { OAuthEndpoints } from '../../config.ts';
+import { getJson, httpUrl, str, type OAuthProfile, type ProviderSpec } from './provider.ts';
+
+const API_HEADERS = { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' };
+
+interface GitHubEmail {
+  email: string;
+  primary: boolean;
+  verified: boolean;
+}
+
+/**
+ * GitHub: `/user` for the id, name and avatar, `/user/emails` for the e-mail. Only the verified
+ * primary e-mail counts; the public `email` of `/user` is unverified and ignored.
+ */
+export function github(e: OAuthEndpoints): ProviderSpec {
+  return {
+    authorizeUrl: e.githubAuthorizeUrl,
+    tokenUrl: e.githubTokenUrl,
+    scopes: ['read:user', 'user:email'],
+    async profile(accessToken: string): Promise<OAuthProfile> {
+      const [user, emails] = await Promise.all([
+        getJson(`${e.githubApiUrl}/user`, accessToken, API_HEADERS) as Promise<Record<string, unknown>>,
+        getJson(`${e.githubApiUrl}/user/emails`, accessToken, API_HEADERS) as Promise<unknown>,
+      ]);
+      if (typeof user.id !== 'number' && typeof user.id !== 'string') throw new Error('the /user answer has no id');
+      const list = Array.isArray(emails) ? (emails as GitHubEmail[]) : [];
+      const primary = list.find((m) => m && m.primary === true && m.verified === true && typeof m.email === 'string');
+      return {
+        id: String(user.id),
+        email: primary?.email ?? null,
+        emailVerified: primary !== undefined,
+        name: str(user.name) ?? str(user.login),
+        avatar: httpUrl(user.avatar_url),
+      };
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { Config } from '../config.ts';
+import { principalOf } from '../http/auth.ts';
+import { ErrorResponse } from '../http/error-schema.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Limiter } from '../infra/limiter/limiter.ts';
+import { createMailer } from '../infra/mailer/mailer.ts';
+import type { Store } from '../store/store.ts';
+import { Background } from './background.ts';
+import { EmailLinks } from './email-links.ts';
+import { limitPerEmail } from './limits.ts';
+import { InvalidState, OAuthFlow } from './oauth/flow.ts';
+import {
+  AcceptedResponse, ChangePasswordBody, ForgotPasswordBody, MagicLinkBody, NoContent, OAuthCallbackQuery, OAuthStartQuery, PatchMeBody,
+  ProviderParams, Redirect, ResetPasswordBody, SessionHeaders, SignInBody, SignUpBody, SignedInResponse, UserResponse, VerifyMagicLinkBody,
+} from './schemas.ts';
+import { AuthService } from './service.ts';
+import { Sessions } from './sessions.ts';
+import { DAY } from './tokens.ts';
+import { normalizeEmail, toUser, validEmail } from './users.ts';
+
+/** What the auth routes need from the app. */
+export interface AuthDeps {
+  store: Store;
+  config: Config;
+  limiter: Limiter;
+  clock: Clock;
+}
+
+const databaseOf = (request: FastifyRequest): string => principalOf(request).databaseId;
+const sessionToken = (request: FastifyRequest): string | undefined => {
+  const h = request.headers['x-session-token'];
+  return typeof h === 'string' ? h.trim() : undefined;
+};
+
+/** Sends the browser on without leaking the URL (it may carry a session token) to the next page. */
+const redirect = (reply: FastifyReply, location: string) => reply.header('Referrer-Policy', 'no-referrer').header('Cache-Control', 'no-store').redirect(location, 302);
+
+/**
+ * §2 end-user accounts: sign-up and sign-in with a password, sessions, password reset and magic
+ * links by e-mail, and sign-in with Google or GitHub. Either key may call every route (a browser
+ * signs users up with its public key); the OAuth routes are browser navigations and carry the
+ * public key in the query.
+ */
+export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
+  const { store, config, limiter, clock } = deps;
+  const sessions = new Sessions(store, clock, config.sessionTtlDays * DAY);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, log: app.log });
+  const background = new Background(app.log);
+  const auth = new AuthService({ store, clock, sessions });
+  const links = new EmailLinks({ store, clock, mailer, sessions, background });
+  const oauth = new OAuthFlow({ store, clock, sessions, endpoints: config.oauth, publicUrl: config.publicUrl, log: app.log });
+  app.addHook('onClose', async () => {
+    await background.drain();
+    await mailer.close();
+  });
+
+  const tags = ['auth'];
+  const key = { access: 'key' as const };
+  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+  const current = (request: FastifyRequest) => auth.current(databaseOf(request), sessionToken(request));
+
+  app.post<{ Body: Static<typeof SignUpBody> }>('/v1/auth/sign-up', {
+    config: key, schema: { tags, summary: 'Create an account with a password and sign in', body: SignUpBody, response: { 201: SignedInResponse, 409: ErrorResponse, ...errors } },
+  }, async (request, reply) => {
+    const { email, password, name } = request.body;
+    return reply.code(201).send(await auth.signUp(databaseOf(request), email, password, name ?? undefined));
+  });
+
+  app.post<{ Body: Static<typeof SignInBody> }>('/v1/auth/sign-in', {
+    config: key, schema: { tags, summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SignedInResponse, ...errors } },
+  }, async (request, reply) => {
+    const databaseId = databaseOf(request);
+    const email = normalizeEmail(request.body.email);
+    await limitPerEmail(limiter, reply, 'sign-in', databaseId, email);
+    return auth.signIn(databaseId, email, request.body.password);
+  });
+
+  app.post('/v1/auth/sign-out', {
+    config: key, schema: { tags, summary: 'End the session in X-Session-Token', headers: SessionHeaders, response: { 204: NoContent, ...errors } },
+  }, async (request, reply) => {
+    await auth.signOut(await current(request));
+    return reply.code(204).send();
+  });
+
+  app.get('/v1/auth/me', {
+    config: key, schema: { tags, summary: 'The signed-in user', headers: SessionHeaders, response: { 200: UserResponse, ...errors } },
+  }, async (request) => ({ user: toUser((await current(request)).user) }));
+
+  app.patch<{ Body: Static<typeof PatchMeBody> }>('/v1/auth/me', {
+    config: key, schema: { tags, summary: "Change the signed-in user's name or avatar", headers: SessionHeaders, body: PatchMeBody, response: { 200: UserResponse, ...errors } },
+  }, async (request) => ({ user: await auth.updateProfile(await current(request), request.body) }));
+
+  app.post('/v1/auth/refresh', {
+    config: key, schema: { tags, summary: 'Extend the session to now + its lifetime (same token)', headers: SessionHeaders, response: { 200: SignedInResponse, ...errors } },
+  }, async (request) => auth.refresh(await current(request)));
+
+  app.post<{ Body: Static<typeof ChangePasswordBody> }>('/v1/auth/change-password', {
+    config: key, schema: { tags, summary: 'Change the password; ends every other session', headers: SessionHeaders, body: ChangePasswordBody, response: { 204: NoContent, ...errors } },
+  }, async (request, reply) => {
+    await auth.changePassword(await current(request), request.body.currentPassword, request.body.newPassword);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Body: Static<typeof ForgotPasswordBody> }>('/v1/auth/forgot-password', {
+    config: key, schema: { tags, summary: 'Mail a password-reset link (valid 1 hour) if the account exists', body: ForgotPasswordBody, response: { 202: AcceptedResponse, ...errors } },
+  }, async (request, reply) => {
+    const databaseId = databaseOf(request);
+    const email = validEmail(request.body.email);
+    const target = await links.target(databaseId, request.body.redirectUrl);
+    await limitPerEmail(limiter, reply, 'forgot-password', databaseId, email);
+    links.requestReset(databaseId, email, target);
+    return reply.code(202).send({});
+  });
+
+  app.post<{ Body: Static<typeof ResetPasswordBody> }>('/v1/auth/reset-password', {
+    config: key, schema: { tags, summary: 'Set a new password with the token of a reset link; ends every session', body: ResetPasswordBody, response: { 204: NoContent, ...errors } },
+  }, async (request, reply) => {
+    const { email, token, newPassword } = request.body;
+    await links.resetPassword(databaseOf(request), normalizeEmail(email), token, newPassword);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Body: Static<typeof MagicLinkBody> }>('/v1/auth/magic-link', {
+    config: key, schema: { tags, summary: 'Mail a sign-in link (valid 15 minutes)', body: MagicLinkBody, response: { 202: AcceptedResponse, ...errors } },
+  }, async (request, reply) => {
+    const databaseId = databaseOf(request);
+    const email = validEmail(request.body.email);
+    const target = await links.target(databaseId, request.body.redirectUrl);
+    await limitPerEmail(limiter, reply, 'magic-link', databaseId, email);
+    links.requestMagicLink(databaseId, email, target);
+    return reply.code(202).send({});
+  });
+
+  app.post<{ Body: Static<typeof VerifyMagicLinkBody> }>('/v1/auth/magic-link/verify', {
+    config: key, schema: { tags, summary: 'Sign in with the token of a magic link (creates the account if needed)', body: VerifyMagicLinkBody, response: { 200: SignedInResponse, ...errors } },
+  }, async (request) => links.verifyMagicLink(databaseOf(request), normalizeEmail(request.body.email), request.body.token));
+
+  app.get<{ Params: Static<typeof ProviderParams>; Querystring: Static<typeof OAuthStartQuery> }>('/v1/auth/oauth/:provider', {
+    config: { access: 'open' },
+    schema: {
+      tags, summary: 'Start signing in with Google or GitHub (a browser navigation; the public key goes in the query)', security: [],
+      params: ProviderParams, querystring: OAuthStartQuery, response: { 302: Redirect, ...errors },
+    },
+  }, async (request, reply) => redirect(reply, await oauth.start(request.params.provider, request.query.key, request.query.redirectUrl)));
+
+  app.get<{ Params: Static<typeof ProviderParams>; Querystring: Static<typeof OAuthCallbackQuery> }>('/v1/auth/oauth/:provider/callback', {
+    config: { access: 'open' },
+    schema: {
+      tags, summary: "The provider's redirect back: on to redirectUrl?token= or ?error=", security: [],
+      params: ProviderParams, querystring: OAuthCallbackQuery, response: { 302: Redirect, 400: ErrorResponse, 429: ErrorResponse },
+    },
+  }, async (request, reply) => {
+    try {
+      return redirect(reply, await oauth.callback(request.params.provider, request.query));
+    } catch (e) {
+      if (!(e instanceof InvalidState)) throw e;
+      // API.md §2 pins this answer at 400 (the catalogue's invalid_token is otherwise 401).
+      return reply.code(400).header('Referrer-Policy', 'no-referrer').type('application/json; charset=utf-8')
+        .send({ error: { code: 'invalid_token', message: 'The OAuth state is unknown, used or expired; start the sign-in again' } });
+    }
+  });
+}
+

@@ -1,0 +1,99 @@
+import { ApiError } from '../errors.ts';
+import { newId } from '../ids/ids.ts';
+import type { Queryable } from '../store/store.ts';
+
+/** An end user as the API shows it (API.md §2): never a password hash. */
+export interface User {
+  id: string;
+  email: string;
+  name: string | null;
+  avatar: string | null;
+  emailVerified: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A users row, password hash included: stays inside the auth folder. */
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  avatar: string | null;
+  password_hash: string | null;
+  email_verified: number | boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export const USER_COLUMNS = 'id, email, name, avatar, password_hash, email_verified, created_at, updated_at';
+
+export const toUser = (r: UserRow): User => ({
+  id: r.id, email: r.email, name: r.name, avatar: r.avatar, emailVerified: Boolean(Number(r.email_verified)), createdAt: r.created_at, updatedAt: r.updated_at,
+});
+
+/** Trims and lower-cases an e-mail (the account key); no format check. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+/** Normalizes an e-mail that will be stored or mailed to; 400 `validation_failed` unless it looks like one. */
+export function validEmail(raw: string): string {
+  const email = normalizeEmail(raw);
+  if (email.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new ApiError('validation_failed', 'email must be an e-mail address', [{ path: '/email', message: 'must be an e-mail address' }]);
+  }
+  return email;
+}
+
+/** API.md §2: 8 to 256 characters (code points), else 400 `weak_password`. */
+export function checkPassword(password: string): void {
+  const length = [...password].length;
+  if (length < 8 || length > 256) throw new ApiError('weak_password', 'The password must be 8 to 256 characters long');
+}
+
+/** avatar: an http(s) URL or null. */
+export function checkAvatar(avatar: string | null | undefined): void {
+  if (avatar === null || avatar === undefined) return;
+  let ok = false;
+  try {
+    const u = new URL(avatar);
+    ok = u.protocol === 'http:' || u.protocol === 'https:';
+  } catch { /* not a URL */ }
+  if (!ok) throw new ApiError('validation_failed', 'avatar must be an http(s) URL', [{ path: '/avatar', message: 'must be an http(s) URL' }]);
+}
+
+export async function userByEmail(q: Queryable, databaseId: string, email: string): Promise<UserRow | undefined> {
+  return q.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE database_id = ? AND email = ?`, [databaseId, email]);
+}
+
+export async function userById(q: Queryable, databaseId: string, id: string): Promise<UserRow | undefined> {
+  return q.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE database_id = ? AND id = ?`, [databaseId, id]);
+}
+
+/** What a new account starts with. */
+export interface NewUser {
+  email: string;
+  name?: string | null;
+  avatar?: string | null;
+  passwordHash?: string | null;
+  emailVerified: boolean;
+}
+
+/** Inserts a user unless the e-mail is taken in that database; returns the row, or undefined when taken. */
+export async function insertUser(q: Queryable, databaseId: string, u: NewUser, now: string): Promise<UserRow | undefined> {
+  const row: UserRow = {
+    id: newId(), email: u.email, name: u.name ?? null, avatar: u.avatar ?? null, password_hash: u.passwordHash ?? null,
+    email_verified: u.emailVerified ? 1 : 0, created_at: now, updated_at: now,
+  };
+  const inserted = await q.get(
+    `INSERT INTO users (id, database_id, email, name, avatar, password_hash, email_verified, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (database_id, email) DO NOTHING RETURNING id`,
+    [row.id, databaseId, row.email, row.name, row.avatar, row.password_hash, row.email_verified, now, now],
+  );
+  return inserted ? row : undefined;
+}
+
+/** Marks an e-mail as proven (a used magic link, a provider's verified e-mail). */
+export async function markVerified(q: Queryable, row: UserRow, now: string): Promise<UserRow> {
+  if (Number(row.email_verified)) return row;
+  await q.run('UPDATE users SET email_verified = 1, updated_at = ? WHERE id = ?', [now, row.id]);
+  return { ...row, email_verified: 1, updated_at: now };
+}
