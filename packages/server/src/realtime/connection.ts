@@ -10,6 +10,7 @@ export const CLOSE_SLOW_CONSUMER = 4008;
 /** Live events held while a replay runs, at most. */
 const MAX_HELD_EVENTS = 10_000;
 const REPLAY_PAGE = 500;
+const CLOSE_GRACE_MS = 30_000;
 
 export interface ConnectionDeps {
   store: Store;
@@ -71,7 +72,10 @@ export class RealtimeConnection implements FeedSubscriber {
       const page = await readChanges(store, store.dialect, this.grant.databaseId, String(cursor), {
         limit: REPLAY_PAGE, upTo: String(upTo), collections: this.grant.collections,
       });
-      for (const e of page) this.sendEvent(e);
+      for (const e of page) {
+        await this.drained();
+        this.sendEvent(e);
+      }
       if (page.length < REPLAY_PAGE) break;
       cursor = BigInt(page[page.length - 1].id);
     }
@@ -93,10 +97,23 @@ export class RealtimeConnection implements FeedSubscriber {
     this.sendJson({ type: 'event', id: e.id, event: e.type, collection: e.collection, document: e.document, timestamp: e.timestamp });
   }
 
+  /**
+   * Live messages are never queued behind a backlog: if what was sent before is still over the
+   * limit, the client is not keeping up and is closed. One large message alone is fine.
+   */
   private sendJson(message: object): void {
     if (this.closed) return;
+    if (this.ws.bufferedAmount > this.deps.maxBufferBytes) return this.closeSlow();
     this.ws.send(JSON.stringify(message));
-    if (this.ws.bufferedAmount > this.deps.maxBufferBytes) this.closeSlow();
+  }
+
+  /** The replay reads at the client's pace: it waits for the backlog to drain (a stalled client is cut after a grace period). */
+  private async drained(): Promise<void> {
+    const deadline = Date.now() + CLOSE_GRACE_MS;
+    while (!this.closed && this.ws.bufferedAmount > this.deps.maxBufferBytes) {
+      if (Date.now() > deadline) return this.closeSlow();
+      await new Promise((r) => setTimeout(r, 5));
+    }
   }
 
   /** Past the buffer limit the socket is closed rather than letting memory grow. */
@@ -104,8 +121,8 @@ export class RealtimeConnection implements FeedSubscriber {
     if (this.closed) return;
     this.ws.close(CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with after=<last event id>');
     this.stop();
-    // A client that doesn't read won't answer the close handshake either.
-    setTimeout(() => this.ws.terminate(), 1000).unref();
+    // The close frame waits behind the unsent data; a client that never reads gets cut after a grace period.
+    setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
   }
 
   private onMessage(text: string, isBinary: boolean): void {

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
@@ -41,17 +41,29 @@ export interface StartOptions {
   logStream?: DestinationStream;
 }
 
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 /** Starts the real app on a fresh store, listening on 127.0.0.1 with a random port. */
 export async function startServer(kind: StoreKind, opts: StartOptions = {}): Promise<TestServer> {
   const db = opts.db ?? (await openTestStore(kind));
+  const port = await freePort();
   const config = loadConfig({
-    LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', ...opts.env,
+    LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', ...opts.env,
   });
   const limiter: Limiter = opts.redis ? redisLimiter(opts.env?.REDIS_URL ?? 'redis://127.0.0.1:6379') : localLimiter();
   const changes: ChangeEvent[] = [];
   const app = await buildApp({ config, store: db.store, limiter, clock: opts.clock, logStream: opts.logStream, onChange: (events) => changes.push(...events) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
+  await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   let token: string | undefined;
 
