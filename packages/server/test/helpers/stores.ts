@@ -52,7 +52,8 @@ let pgAvailable: Promise<boolean> | undefined;
 /** Whether the local PostgreSQL answers. Under CI=true a missing server is a failure, never a skip. */
 export function postgresAvailable(): Promise<boolean> {
   return (pgAvailable ??= (async () => {
-    const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
+    // Generous: on a loaded 2-core CI machine a first connection can take seconds.
+    const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 10000 });
     try {
       await c.connect();
       await c.end();
