@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Redis } from 'ioredis';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/store.ts';
 
@@ -61,6 +62,25 @@ export function postgresAvailable(): Promise<boolean> {
     } catch (e) {
       if (IN_CI) throw new Error(`PostgreSQL at ${PG_ADMIN_URL} is required under CI: ${(e as Error).message}`);
       return false;
+    }
+  })());
+}
+
+let redisUp: Promise<boolean> | undefined;
+/** Whether the local Redis answers. Under CI=true a missing Redis is a failure, never a skip. */
+export function redisAvailable(): Promise<boolean> {
+  return (redisUp ??= (async () => {
+    const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.ping();
+      return true;
+    } catch (e) {
+      if (IN_CI) throw new Error(`Redis at ${REDIS_URL} is required under CI: ${(e as Error).message}`);
+      return false;
+    } finally {
+      client.disconnect();
     }
   })());
 }
