@@ -22,6 +22,11 @@ export function checkDocumentId(id: unknown): string {
   return id;
 }
 
+/** Whether a path id could name a document at all (else it is a 404 without asking the store). */
+export function isDocumentId(id: string): boolean {
+  return DOCUMENT_ID.test(id);
+}
+
 /** Splits a field path (`author.name`) into validated segments, or undefined when malformed. */
 export function parseFieldPath(path: string): string[] | undefined {
   if (path.length > 256) return undefined;

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.ts';
 import { isObject } from '../json/merge-patch.ts';
+import { isStorableString } from '../json/parse.ts';
 import type { CompareOp, JsonSql, Param } from '../store/store.ts';
 import { parseFieldPath } from './names.ts';
 
@@ -56,6 +57,7 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
   let clauses = 0;
 
   const scalar = (v: unknown, op: string): Scalar => {
+    if (typeof v === 'string' && !isStorableString(v)) throw invalidFilter(`${op} takes strings without NUL characters or unpaired surrogates`);
     if (v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return v;
     throw invalidFilter(`${op} takes a string, number, boolean or null; objects and arrays are not comparable`);
   };

@@ -5,7 +5,7 @@ import type { Limits } from '../config.ts';
 import type { Param, Queryable, Store } from '../store/store.ts';
 import { appendChanges, type ChangeEvent, type ChangeListener, type NewChange } from './changes.ts';
 import type { AutoIndexer } from './indexes.ts';
-import { checkDocumentId } from './names.ts';
+import { checkDocumentId, isDocumentId } from './names.ts';
 import { compileFilter, orderBy, parseField } from './query.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
@@ -40,6 +40,9 @@ interface DocumentRow {
 }
 
 const SYSTEM_FIELDS = ['id', 'createdAt', 'updatedAt'];
+
+/** The 404 of a document (a path id is any string: cut it short in the message). */
+const missing = (collection: string, id: string) => notFound(`Document '${id.slice(0, 200)}' not found in collection '${collection}'`);
 
 function toDocument(id: string, data: JsonObject, createdAt: string, updatedAt: string): Document {
   return { id, ...data, createdAt, updatedAt } as Document;
@@ -143,11 +146,12 @@ export class DocumentsService {
   }
 
   async get(databaseId: string, collection: string, id: string): Promise<Document> {
+    if (!isDocumentId(id)) throw missing(collection, id);
     const row = await this.store.get<DocumentRow>(
       `SELECT id, ${this.store.dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?`,
       [databaseId, collection, id],
     );
-    if (!row) throw notFound(`Document '${id}' not found in collection '${collection}'`);
+    if (!row) throw missing(collection, id);
     return fromRow(row);
   }
 
@@ -157,6 +161,7 @@ export class DocumentsService {
     if (patch.id !== undefined && patch.id !== id) {
       throw new ApiError('validation_failed', 'The body id must equal the path id', [{ path: '/id', message: 'must equal the id in the path' }]);
     }
+    if (!isDocumentId(id)) throw missing(collection, id);
     const changes = userFields(patch);
     const { jsonText, jsonParam, lockRows } = this.store.dialect;
     return this.write(databaseId, async (tx) => {
@@ -164,7 +169,7 @@ export class DocumentsService {
         `SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?${lockRows}`,
         [databaseId, collection, id],
       );
-      if (!row) throw notFound(`Document '${id}' not found in collection '${collection}'`);
+      if (!row) throw missing(collection, id);
       const before = fromRow(row);
       const data = mergePatch(JSON.parse(row.data), changes) as JsonObject;
       const text = this.serialize(data);
@@ -176,13 +181,14 @@ export class DocumentsService {
   }
 
   async delete(databaseId: string, collection: string, id: string): Promise<void> {
+    if (!isDocumentId(id)) throw missing(collection, id);
     const { jsonText } = this.store.dialect;
     await this.write(databaseId, async (tx) => {
       const row = await tx.get<DocumentRow>(
         `DELETE FROM documents WHERE database_id = ? AND collection = ? AND id = ? RETURNING id, ${jsonText('data')} AS data, created_at, updated_at`,
         [databaseId, collection, id],
       );
-      if (!row) throw notFound(`Document '${id}' not found in collection '${collection}'`);
+      if (!row) throw missing(collection, id);
       await this.bumpCount(tx, databaseId, collection, -1);
       const doc = fromRow(row);
       return { result: undefined, changes: [{ collection, type: 'document.deleted', document: doc, previous: null, timestamp: nowIso() }] };

@@ -17,11 +17,27 @@ export function parseJsonBody(text: string, maxDepth: number): unknown {
   return value;
 }
 
-/** Throws 400 when `value` nests deeper than `maxDepth` or carries a `__proto__` key. Iterative: no stack overflow on deep input. */
+/** NUL, or a UTF-16 surrogate without its pair: valid JSON, but not text PostgreSQL (jsonb, text) can store. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a string can be stored as is on every store (so both answer the same, and never 500). */
+export function isStorableString(s: string): boolean {
+  return !UNSTORABLE.test(s);
+}
+
+function unstorable(): ApiError {
+  return new ApiError('validation_failed', 'Strings may not contain NUL characters or unpaired UTF-16 surrogates', [{ path: '/', message: 'contains a NUL character or an unpaired surrogate' }]);
+}
+
+/**
+ * Throws 400 when `value` nests deeper than `maxDepth`, carries a `__proto__` key, or a string or
+ * key no store can hold. Iterative: no stack overflow on deep input.
+ */
 export function checkJson(value: unknown, maxDepth: number): void {
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
+    if (typeof v === 'string' && !isStorableString(v)) throw unstorable();
     if (v === null || typeof v !== 'object') continue;
     if (depth >= maxDepth) {
       throw new ApiError('validation_failed', `JSON nests deeper than ${maxDepth} levels`, [{ path: '/', message: `nesting deeper than ${maxDepth}` }]);
@@ -31,6 +47,7 @@ export function checkJson(value: unknown, maxDepth: number): void {
     } else {
       for (const key of Object.keys(v)) {
         if (key === '__proto__') throw new ApiError('invalid_field_name', 'The field name "__proto__" is not allowed');
+        if (!isStorableString(key)) throw unstorable();
         stack.push([(v as Record<string, unknown>)[key], depth + 1]);
       }
     }

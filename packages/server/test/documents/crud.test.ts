@@ -48,6 +48,11 @@ forEachStore('documents CRUD', (kind) => {
       assert.equal(r.status, 400, JSON.stringify(id));
       assert.equal(errorCode(r), 'validation_failed');
     }
+    const long = 'x'.repeat(128);
+    assert.equal(((await request(server, 'GET', `/custom/docs/${long}`, { key })).json as Doc).id, long, 'a 128-character id can be read');
+    assert.equal((await request(server, 'PATCH', `/custom/docs/${long}`, { key, body: { v: 9 } })).status, 200);
+    assert.equal((await request(server, 'DELETE', `/custom/docs/${long}`, { key })).status, 204);
+    assert.equal((await request(server, 'POST', '/custom/docs', { key, body: { id: long, v: 1 } })).status, 201);
     const dup = await request(server, 'POST', '/custom/docs', { key, body: { id: 'a', v: 3 } });
     assert.equal(dup.status, 409);
     assert.equal(errorCode(dup), 'conflict');

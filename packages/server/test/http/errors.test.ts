@@ -99,6 +99,29 @@ forEachStore('error answers', (kind) => {
     assert.deepEqual((await request(server, 'GET', `/proto/docs/${c.id}`, { key })).json, c);
   });
 
+  test('strings PostgreSQL cannot store (NUL, lone surrogates) → 400 on both stores, never 500', async () => {
+    for (const raw of ['{"s":"a\\u0000b"}', '{"a\\u0000":1}', '{"s":"\\ud800"}', '{"s":"x\\udc00y"}', '{"deep":[{"s":"\\u0000"}]}']) {
+      assertError(await request(server, 'POST', '/strings/docs', { key, raw }), 400, 'validation_failed', `POST ${raw}`);
+      assertError(await request(server, 'POST', '/strings/bulk', { key, raw: `{"documents":[${raw}]}` }), 400, 'validation_failed', `bulk ${raw}`);
+    }
+    assertError(await request(server, 'POST', '/admin/sign-in', { raw: '{"email":"a\\u0000@b.c","password":"whatever-password"}' }), 400, 'validation_failed', 'sign-in');
+    const ok = await request(server, 'POST', '/strings/docs', { key, body: { s: 'emoji \u{1F600} and \ud83d\ude00, tab\t, é' } });
+    assert.equal(ok.status, 201, 'well-formed Unicode is fine');
+    assert.equal(await total('strings'), 1);
+    for (const filter of ['{"s":"a\\u0000b"}', '{"s":{"$in":["\\ud800"]}}']) {
+      assertError(await request(server, 'GET', '/strings/docs', { key, query: { filter } }), 400, 'invalid_filter', filter);
+    }
+  });
+
+  test('document ids in paths that cannot exist → 404 in the error shape, however long or odd', async () => {
+    for (const id of ['%00', 'a%00b', 'x'.repeat(129), 'y'.repeat(3000), '%F0%9F%98%80', 'a.b', "a'b"]) {
+      for (const [method, body] of [['GET', undefined], ['PATCH', { a: 1 }], ['DELETE', undefined]] as const) {
+        assertError(await request(server, method, `/strings/docs/${id}`, { key, body }), 404, 'not_found', `${method} ${id.slice(0, 20)}`);
+      }
+    }
+    assertError(await request(server, 'GET', `/${'c'.repeat(300)}/docs`, { key }), 400, 'invalid_collection_name', 'a 300-character collection');
+  });
+
   test('404 not_found for unknown routes (inside and outside /v1) and missing documents', async () => {
     for (const [method, path] of [['GET', '/nope'], ['GET', '/posts/docs/a/b'], ['PUT', '/posts/docs/x'], ['POST', '/posts'], ['GET', '/posts/documents']]) {
       assertError(await request(server, method, path, { key }), 404, 'not_found', `${method} ${path}`);
