@@ -1,26 +1,7 @@
 import { before, after, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { Redis } from 'ioredis';
-import { forEachStore, REDIS_URL } from '../helpers/stores.ts';
+import { forEachStore, redisAvailable, REDIS_URL } from '../helpers/stores.ts';
 import { errorCode, request, startServer, type Response, type TestServer } from '../helpers/server.ts';
-
-const IN_CI = process.env.CI === 'true';
-
-/** Whether Redis answers. Under CI=true a missing Redis is a failure, never a skip. */
-async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch (e) {
-    if (IN_CI) throw new Error(`Redis at ${REDIS_URL} is required under CI: ${(e as Error).message}`);
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 const int = (r: Response, name: string): number => {
   const v = r.headers.get(name);
