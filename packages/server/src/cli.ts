@@ -26,6 +26,11 @@ async function withStore(fn: (store: Store) => Promise<void>): Promise<void> {
   }
 }
 
+program.command('migrate').description('apply the pending migrations of DATABASE_URL and exit (servers also do it at start)')
+  .action(() => withStore(async () => {
+    print({ migrated: true }, () => 'The store is up to date.');
+  }));
+
 const operator = program.command('operator').description('operators who sign in to the dashboard');
 operator.command('create').description('create an operator')
   .requiredOption('--email <email>').requiredOption('--password <password>')
