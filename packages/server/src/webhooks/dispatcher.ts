@@ -134,7 +134,8 @@ export class Dispatcher {
         room: (id) => this.maxPerWebhook - (this.perWebhook.get(id) ?? 0),
         full,
       });
-      this.backlog = more;
+      // Rows of a full webhook were not even looked at: its finishing attempts must claim again.
+      this.backlog = more || full.length > 0;
       for (const c of claimed) this.launch(c);
       if (!this.running) return;
       if (claimed.length === 0 || !more) return;

@@ -6,7 +6,8 @@ export const EVENT_TYPES = ['document.created', 'document.updated', 'document.de
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'http or https; must not resolve to a loopback, private, link-local or metadata address unless WEBHOOK_ALLOW_PRIVATE_URLS=true' });
 const Events = Type.Array(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e))), { minItems: 1, maxItems: 4, uniqueItems: true, description: 'Default ["*"]' });
 const Collections = Type.Array(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }), { maxItems: 100, uniqueItems: true, description: 'Empty or absent: every collection' });
-const Description = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]);
+// Null first: with coerceTypes, ajv would turn null into "" trying the string branch first.
+const Description = Type.Union([Type.Null(), Type.String({ maxLength: 1000 })]);
 
 export const WebhookSchema = Type.Object({
   id: Type.String(),

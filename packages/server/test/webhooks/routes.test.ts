@@ -1,0 +1,168 @@
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachStore } from '../helpers/stores.ts';
+import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+import { startReceiver, eventually } from './receiver.ts';
+import { UrlGuard, isPublicAddress } from '../../src/webhooks/url-guard.ts';
+
+const WEBHOOK_KEYS = ['collections', 'createdAt', 'description', 'disabledReason', 'enabled', 'events', 'id', 'updatedAt', 'url'];
+
+forEachStore('webhook routes', (kind) => {
+  let server: TestServer;
+  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
+  before(async () => {
+    // Default SSRF settings; public-looking URLs that need no DNS.
+    server = await startServer(kind, { env: { LIMIT_WEBHOOKS_PER_DATABASE: '3' } });
+    db = await server.createDatabase();
+  });
+  after(() => server.close());
+
+  test('create, read, list, patch, delete with the §4 shapes; the secret only in create and rotate-secret', async () => {
+    const c = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'https://93.184.216.34/hook', description: 'mine' } });
+    assert.equal(c.status, 201, c.text);
+    const created = c.json as Record<string, unknown>;
+    assert.deepEqual(Object.keys(created).sort(), [...WEBHOOK_KEYS, 'secret'].sort());
+    assert.match(String(created.secret), /^whsec_[A-Za-z0-9+/]{32}$/);
+    assert.deepEqual(created.events, ['*']);
+    assert.deepEqual(created.collections, []);
+    assert.equal(created.enabled, true);
+    assert.equal(created.disabledReason, null);
+    const id = String(created.id);
+
+    const g = await request(server, 'GET', `/webhooks/${id}`, { key: db.secretKey });
+    assert.equal(g.status, 200);
+    assert.deepEqual(Object.keys(g.json as object).sort(), WEBHOOK_KEYS);
+    assert.ok(!g.text.includes(String(created.secret)));
+    const l = await request(server, 'GET', '/webhooks', { key: db.secretKey });
+    assert.equal(l.status, 200);
+    assert.deepEqual((l.json as { webhooks: Array<{ id: string }> }).webhooks.map((w) => w.id), [id]);
+    assert.ok(!l.text.includes(String(created.secret)));
+
+    const p = await request(server, 'PATCH', `/webhooks/${id}`, { key: db.secretKey, body: { events: ['document.created'], collections: ['posts'], description: null, enabled: false } });
+    assert.equal(p.status, 200);
+    const patched = p.json as Record<string, unknown>;
+    assert.deepEqual([patched.events, patched.collections, patched.description, patched.enabled], [['document.created'], ['posts'], null, false]);
+    assert.ok(String(patched.updatedAt) >= String(created.updatedAt));
+
+    const r = await request(server, 'POST', `/webhooks/${id}/rotate-secret`, { key: db.secretKey });
+    assert.equal(r.status, 200);
+    assert.equal((r.json as { id: string }).id, id);
+    assert.match((r.json as { secret: string }).secret, /^whsec_/);
+
+    const d = await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey });
+    assert.equal(d.status, 204);
+    assert.equal((await request(server, 'GET', `/webhooks/${id}`, { key: db.secretKey })).status, 404);
+    assert.equal((await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey })).status, 404);
+    assert.equal((await request(server, 'POST', `/webhooks/${id}/rotate-secret`, { key: db.secretKey })).status, 404);
+    assert.equal((await request(server, 'POST', `/webhooks/${id}/test`, { key: db.secretKey })).status, 404);
+    assert.equal((await request(server, 'GET', `/webhooks/${id}/deliveries`, { key: db.secretKey })).status, 404);
+  });
+
+  test('secret key only: a public key gets 403 read_only_key on every route, no key 401', async () => {
+    const paths: Array<[string, string]> = [['GET', '/webhooks'], ['POST', '/webhooks'], ['GET', '/webhooks/x'], ['PATCH', '/webhooks/x'], ['DELETE', '/webhooks/x'],
+      ['POST', '/webhooks/x/rotate-secret'], ['POST', '/webhooks/x/test'], ['GET', '/webhooks/x/deliveries'], ['GET', '/webhooks/x/deliveries/y'], ['POST', '/webhooks/x/deliveries/y/retry']];
+    for (const [method, path] of paths) {
+      const body = method === 'POST' && path === '/webhooks' ? { url: 'https://93.184.216.34/' } : method === 'PATCH' ? {} : undefined;
+      const r = await request(server, method, path, { key: db.publicKey, body });
+      assert.equal(r.status, 403, `${method} ${path}`);
+      assert.equal(errorCode(r), 'read_only_key');
+      assert.equal((await request(server, method, path, { body })).status, 401);
+    }
+  });
+
+  test('validation: bad events, collections, unknown fields, paging → 400 validation_failed', async () => {
+    const bad = [
+      {}, { url: 'https://93.184.216.34/', events: [] }, { url: 'https://93.184.216.34/', events: ['document.exploded'] },
+      { url: 'https://93.184.216.34/', collections: ['1bad'] }, { url: 'https://93.184.216.34/', secret: 'mine' },
+    ];
+    for (const body of bad) {
+      const r = await request(server, 'POST', '/webhooks', { key: db.secretKey, body });
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.equal(errorCode(r), 'validation_failed');
+    }
+    const c = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'https://93.184.216.34/' } });
+    const id = (c.json as { id: string }).id;
+    assert.equal(errorCode(await request(server, 'PATCH', `/webhooks/${id}`, { key: db.secretKey, body: { enabled: 'yes' } })), 'validation_failed');
+    for (const query of [{ limit: 0 }, { offset: -1 }, { status: 'lost' }, { other: 1 }] as Array<Record<string, string | number>>) {
+      assert.equal((await request(server, 'GET', `/webhooks/${id}/deliveries`, { key: db.secretKey, query })).status, 400, JSON.stringify(query));
+    }
+    await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey });
+  });
+
+  test('SSRF: non-http(s) and loopback, private, link-local, metadata, multicast, unspecified URLs → 400 url_not_allowed', async () => {
+    const refused = [
+      'ftp://93.184.216.34/', 'file:///etc/passwd', 'javascript:alert(1)', 'not a url',
+      'http://127.0.0.1:8080/', 'http://localhost/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/',
+      'http://10.0.0.5/', 'http://172.16.3.4/', 'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/',
+      'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://224.0.0.1/', 'http://0.0.0.0/', 'http://[::]/', 'http://255.255.255.255/',
+    ];
+    for (const url of refused) {
+      const r = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url } });
+      assert.equal(r.status, 400, url);
+      assert.equal(errorCode(r), 'url_not_allowed', url);
+    }
+    const c = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'https://93.184.216.34/' } });
+    const id = (c.json as { id: string }).id;
+    const p = await request(server, 'PATCH', `/webhooks/${id}`, { key: db.secretKey, body: { url: 'http://127.0.0.1/' } });
+    assert.equal(errorCode(p), 'url_not_allowed');
+    await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey });
+  });
+
+  test('SSRF at attempt time: a stored URL that resolves to loopback is refused after DNS, nothing is sent', async () => {
+    const rx = await startReceiver();
+    try {
+      const c = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'https://93.184.216.34/' } });
+      const id = (c.json as { id: string }).id;
+      // As if DNS had answered a public address at save time and 127.0.0.1 now (rebinding).
+      await server.db.store.run('UPDATE webhooks SET url = ? WHERE id = ?', [`http://localhost:${rx.port}/hook`, id]);
+      const t = await request(server, 'POST', `/webhooks/${id}/test`, { key: db.secretKey });
+      const deliveryId = (t.json as { delivery: { id: string } }).delivery.id;
+      const d = await eventually(async () => {
+        const r = (await request(server, 'GET', `/webhooks/${id}/deliveries/${deliveryId}`, { key: db.secretKey })).json as { attemptLog: Array<{ error: string }> };
+        return r.attemptLog.length ? r : undefined;
+      });
+      assert.match(d.attemptLog[0].error, /^url_not_allowed: localhost resolves to (127\.0\.0\.1|::1)/);
+      assert.equal(rx.received.length, 0);
+      await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey });
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('webhooks per database limit → 409 conflict', async () => {
+    const other = await server.createDatabase();
+    for (let i = 0; i < 3; i += 1) {
+      assert.equal((await request(server, 'POST', '/webhooks', { key: other.secretKey, body: { url: `https://93.184.216.34/${i}` } })).status, 201);
+    }
+    const r = await request(server, 'POST', '/webhooks', { key: other.secretKey, body: { url: 'https://93.184.216.34/4' } });
+    assert.equal(r.status, 409);
+    assert.equal(errorCode(r), 'conflict');
+  });
+
+  test('the routes are in /v1/openapi.json', async () => {
+    const r = await request(server, 'GET', '/openapi.json');
+    const paths = Object.keys((r.json as { paths: Record<string, unknown> }).paths);
+    for (const p of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/rotate-secret', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/deliveries', '/v1/webhooks/{id}/deliveries/{deliveryId}', '/v1/webhooks/{id}/deliveries/{deliveryId}/retry']) {
+      assert.ok(paths.includes(p), p);
+    }
+  });
+});
+
+test('url guard: a name that rebinds to a private address between save and attempt is refused at connect time', async () => {
+  let answer = '93.184.216.34';
+  const guard = new UrlGuard(false, async () => [{ address: answer, family: 4 }]);
+  await guard.check('https://rebind.example/hook');
+  answer = '10.1.2.3';
+  const got = await new Promise<Error | null>((resolve) => guard.lookup!('rebind.example', { all: true }, (e) => resolve(e)));
+  assert.match(String(got?.message), /rebind\.example resolves to 10\.1\.2\.3/);
+  await assert.rejects(guard.check('https://rebind.example/hook'), /not a public address/);
+  assert.equal(isPublicAddress('8.8.8.8'), true);
+  assert.equal(isPublicAddress('2606:4700:4700::1111'), true);
+  for (const a of ['127.0.0.1', '::1', '10.0.0.1', '169.254.169.254', '::ffff:10.0.0.1', 'fc00::1', '0.0.0.0', 'ff02::1', '100.64.0.1', '64:ff9b::a00:1']) {
+    assert.equal(isPublicAddress(a), false, a);
+  }
+  const open = new UrlGuard(true);
+  await open.check('http://127.0.0.1:1/');
+  assert.equal(open.lookup, undefined);
+  await assert.rejects(open.check('ftp://127.0.0.1/'), /Only http and https/);
+});
