@@ -8,6 +8,7 @@ import type { Limiter } from '../infra/limiter/limiter.ts';
 import { createMailer } from '../infra/mailer/mailer.ts';
 import type { Store } from '../store/store.ts';
 import { Background } from './background.ts';
+import { startPurging } from './cleanup.ts';
 import { EmailLinks } from './email-links.ts';
 import { limitPerEmail } from './limits.ts';
 import { InvalidState, OAuthFlow } from './oauth/flow.ts';
@@ -51,7 +52,9 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
   const auth = new AuthService({ store, clock, sessions });
   const links = new EmailLinks({ store, clock, mailer, sessions, background });
   const oauth = new OAuthFlow({ store, clock, sessions, endpoints: config.oauth, publicUrl: config.publicUrl, log: app.log });
+  const stopPurging = startPurging(store, clock, app.log);
   app.addHook('onClose', async () => {
+    stopPurging();
     await background.drain();
     await mailer.close();
   });
