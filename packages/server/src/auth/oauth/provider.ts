@@ -1,5 +1,3 @@
-import type { OAuthProvider } from '../../databases/settings.ts';
-
 /** What a provider tells about the person who signed in. */
 export interface OAuthProfile {
   /** The provider's stable user id. */
@@ -18,8 +16,6 @@ export interface ProviderSpec {
   scopes: string[];
   profile(accessToken: string): Promise<OAuthProfile>;
 }
-
-export const PROVIDERS = ['google', 'github'] as const satisfies readonly OAuthProvider[];
 
 /** GET a JSON resource of a provider's API with the user's access token (10 s time-out). */
 export async function getJson(url: string, accessToken: string, headers: Record<string, string> = {}): Promise<unknown> {
