@@ -12,6 +12,9 @@ import { installRateLimit } from './http/rate-limit.ts';
 import { createMetrics, installRequestMetrics } from './operations/metrics.ts';
 import { operationsRoutes } from './operations/routes.ts';
 import { adminRoutes } from './admin/routes.ts';
+import { setupRoutes } from './admin/setup-routes.ts';
+import { FirstRunSetup } from './admin/setup.ts';
+import { userAdminRoutes } from './admin/users-routes.ts';
 import { documentRoutes } from './documents/routes.ts';
 import { DocumentsService } from './documents/service.ts';
 import { AutoIndexer } from './documents/indexes.ts';
@@ -38,6 +41,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** Fan-out of committed changes between instances (default: in-process). */
   bus?: Bus;
+  /** The first-run setup token main.ts prints while no operator exists (default: a fresh one nobody has seen). */
+  setupToken?: string;
 }
 
 /**
@@ -89,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   operationsRoutes(app, { store, metrics });
   adminRoutes(app, { store });
+  setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) });
+  userAdminRoutes(app, { store });
   documentRoutes(app, { documents, maxPageSize: config.limits.pageSize });
   webhookRoutes(app, { webhooks: webhooks.service, maxPageSize: config.limits.pageSize });
   authRoutes(app, { store, config, limiter, clock });

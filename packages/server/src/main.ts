@@ -5,6 +5,7 @@ import { localLimiter, redisLimiter } from './infra/limiter/flexible.ts';
 import { localBus } from './infra/bus/local.ts';
 import { redisBus } from './infra/bus/redis.ts';
 import { countOperators, ensureOperator } from './admin/operators.ts';
+import { newSetupToken } from './admin/setup.ts';
 
 /** config → store → app → listen; graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -12,7 +13,8 @@ async function main(): Promise<void> {
   const store = await openStore(config.databaseUrl);
   const limiter = config.redisUrl ? redisLimiter(config.redisUrl) : localLimiter();
   const bus = config.redisUrl ? redisBus(config.redisUrl) : localBus();
-  const app = await buildApp({ config, store, limiter, bus });
+  const setupToken = newSetupToken();
+  const app = await buildApp({ config, store, limiter, bus, setupToken });
 
   if (config.adminEmail && config.adminPassword) {
     if (await ensureOperator(store, config.adminEmail, config.adminPassword)) app.log.info({ email: config.adminEmail }, 'created the operator from SVC_ADMIN_EMAIL');
@@ -21,10 +23,13 @@ async function main(): Promise<void> {
   const store_ = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'PostgreSQL';
   app.log.info(`svc listening on ${config.publicUrl} (store: ${store_}${config.redisUrl ? ', Redis' : ''})`);
   if ((await countOperators(store)) === 0) {
-    app.log.info('No operator yet. Create one, then a database and its first key:\n' +
+    // The token is for this process only: whoever reads this log may claim the instance.
+    app.log.warn({ setupToken }, `No operator yet. Open the dashboard at ${config.publicUrl}/ and create one with this one-time setup token:\n` +
+      `  ${setupToken}\n` +
+      'or from a shell, then create a database and its first key:\n' +
       '  npx svc operator create --email you@example.com --password <password>\n' +
       '  npx svc database create --name my-app        # prints the first secret key once\n' +
-      `or start with SVC_ADMIN_EMAIL and SVC_ADMIN_PASSWORD set, and sign in at ${config.publicUrl}/`);
+      'or start with SVC_ADMIN_EMAIL and SVC_ADMIN_PASSWORD set.');
   }
 
   let stopping = false;

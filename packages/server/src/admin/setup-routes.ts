@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { ErrorResponse } from '../http/error-schema.ts';
+import { SignInResponse } from './schemas.ts';
+import type { FirstRunSetup } from './setup.ts';
+
+const SetupBody = Type.Object({
+  setupToken: Type.String({ maxLength: 200 }), email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 256 }),
+});
+
+/** First-run routes: open (rate-limited by IP), useful only until the first operator exists. */
+export function setupRoutes(app: FastifyInstance, deps: { setup: FirstRunSetup }): void {
+  const tags = ['admin'];
+  app.get('/v1/admin/setup', {
+    config: { access: 'open' },
+    schema: { tags, summary: 'Whether the instance still needs its first operator', response: { 200: Type.Object({ needsSetup: Type.Boolean() }) } },
+  }, async () => ({ needsSetup: await deps.setup.needsSetup() }));
+
+  app.post<{ Body: Static<typeof SetupBody> }>('/v1/admin/setup', {
+    config: { access: 'open' },
+    schema: {
+      tags, summary: 'Create the first operator with the setup token printed in the server log', body: SetupBody,
+      response: { 201: SignInResponse, 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse },
+    },
+  }, async (request, reply) => {
+    const { setupToken, email, password } = request.body;
+    return reply.code(201).send(await deps.setup.complete(setupToken, email, password));
+  });
+}
