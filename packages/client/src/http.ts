@@ -1,0 +1,118 @@
+import { SvcError } from './errors.js';
+
+/** A fetch function (the global one, or the caller's: undici, a test double, a proxy). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** One request of `Http.send`. */
+export interface SendOptions {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Relative to `/v1`, e.g. `/posts/docs`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** JSON-encoded; omitted when undefined. */
+  body?: unknown;
+  /** Default `application/json`. */
+  contentType?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** Per-call options every SDK method accepts. */
+export interface CallOptions {
+  /** Cancels the request (and any 429 wait); the promise rejects with an SvcError whose `isAbort` is true. */
+  signal?: AbortSignal;
+}
+
+/** How 429 answers are retried. */
+export interface RetryOptions {
+  /** Retries after a 429 (default 2; 0 turns retrying off). */
+  maxRetries?: number;
+  /** A 429 asking to wait longer than this many seconds is thrown at once (default 60). */
+  maxRetryAfterSeconds?: number;
+}
+
+/** Waits `ms`, or rejects with an abort SvcError as soon as `signal` fires. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(SvcError.fromFetchFailure(signal.reason, signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(SvcError.fromFetchFailure(signal?.reason, signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The one place the SDK talks HTTP (pocketbase/js-sdk's `send()`): adds the API key, encodes the
+ * body, decodes the answer, maps every failure to SvcError and retries 429s after `retryAfter`.
+ */
+export class Http {
+  private readonly base: string;
+  private readonly maxRetries: number;
+  private readonly maxRetryAfter: number;
+
+  constructor(url: string, private readonly key: string, private readonly fetchFn: FetchLike, retry: RetryOptions = {}) {
+    this.base = url.replace(/\/+$/, '').replace(/\/v1$/, '') + '/v1';
+    this.maxRetries = retry.maxRetries ?? 2;
+    this.maxRetryAfter = retry.maxRetryAfterSeconds ?? 60;
+  }
+
+  /** `http(s)://host:port/v1` */
+  get baseUrl(): string {
+    return this.base;
+  }
+
+  /** The full URL of an API path with its query. */
+  url(path: string, query: Record<string, string | number | undefined> = {}): string {
+    const u = new URL(this.base + path);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) u.searchParams.set(k, String(v));
+    return u.toString();
+  }
+
+  /** Sends one request; resolves with the decoded JSON answer (undefined for 204). */
+  async send<T>(opts: SendOptions): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once<T>(opts);
+      } catch (e) {
+        const wait = e instanceof SvcError && e.status === 429 ? (e.retryAfter ?? 1) : undefined;
+        if (wait === undefined || attempt >= this.maxRetries || wait > this.maxRetryAfter) throw e;
+        await sleep(wait * 1000, opts.signal);
+      }
+    }
+  }
+
+  private async once<T>(opts: SendOptions): Promise<T> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, accept: 'application/json', ...opts.headers };
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = opts.contentType ?? 'application/json';
+    }
+    let res: Response;
+    try {
+      res = await this.fetchFn(this.url(opts.path, opts.query), { method: opts.method, headers, body, signal: opts.signal });
+    } catch (e) {
+      throw SvcError.fromFetchFailure(e, opts.signal);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      throw SvcError.fromFetchFailure(e, opts.signal);
+    }
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) throw SvcError.fromResponse(res.status, json, res.headers.get('retry-after'));
+    return json as T;
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * @svc/client: the TypeScript SDK of svc, for browsers and Node ≥ 20.
+ * Everything is a named export, so bundlers drop what an application does not use.
+ */
+export { createClient, SvcClient, type ClientOptions } from './client.js';
+export { SvcError, type ErrorDetail } from './errors.js';
+export { CollectionService, type IterateParams } from './collection.js';
+export { AuthService, type AuthChangeEvent, type AuthStateListener, type RedirectOptions } from './auth.js';
+export {
+  RealtimeService, type RealtimeEvent, type RealtimeOptions, type RealtimeState, type RealtimeStateInfo, type SubscribeOptions,
+} from './realtime.js';
+export { WebhooksService } from './webhooks.js';
+export { verifyWebhook } from './verify-webhook.js';
+export {
+  MemorySessionStore, LocalStorageSessionStore, defaultSessionStore, type SessionStore, type StoredSession,
+} from './session-store.js';
+export type { CallOptions, FetchLike, RetryOptions } from './http.js';
+export type { WebSocketConstructor, WebSocketLike } from './websocket.js';
+export type * from './types.js';
+export type { paths as ApiPaths } from './generated/api.js';

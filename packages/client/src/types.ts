@@ -1,0 +1,95 @@
+import type { paths } from './generated/api.js';
+
+/**
+ * Types of the HTTP API, taken from the generated OpenAPI types (src/generated/api.ts), so they
+ * follow the server's route schemas.
+ */
+type Method = 'get' | 'post' | 'patch' | 'delete';
+type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
+
+/** The JSON answer of an operation for one status. */
+export type ResponseBody<P extends keyof paths, M extends Method, S extends number> =
+  Operation<P, M> extends { responses: infer R }
+    ? S extends keyof R ? (R[S] extends { content: { 'application/json': infer J } } ? J : never) : never
+    : never;
+
+/** The JSON body an operation takes. */
+export type RequestBody<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+/** The query parameters of an operation. */
+export type QueryParams<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** The fields the service adds to every document. */
+export type SystemFields = Pick<ResponseBody<'/v1/{collection}/docs/{id}', 'get', 200>, 'id' | 'createdAt' | 'updatedAt'>;
+
+/** A stored document: the user's fields flat beside `id`, `createdAt`, `updatedAt`. */
+export type Doc<T extends object = Record<string, unknown>> = T & SystemFields;
+
+/** What `create` takes: the user's fields, optionally with an `id` (1–128 chars of [A-Za-z0-9_-]). */
+export type NewDoc<T extends object = Record<string, unknown>> = T & { id?: string };
+
+/** A JSON Merge Patch (RFC 7396) of T: nested objects merge, `null` removes a field. */
+export type MergePatch<T> = T extends readonly unknown[]
+  ? T
+  : T extends object ? { [K in keyof T]?: MergePatch<T[K]> | null } : T;
+
+/** One page of a list. */
+export interface ListResult<T extends object = Record<string, unknown>> {
+  documents: Doc<T>[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** A MongoDB-style filter (API.md §1): field paths, `$eq $ne $gt $gte $lt $lte $in $nin $exists`, `$and`/`$or`. */
+export type Filter = { [path: string]: unknown; $and?: Filter[]; $or?: Filter[] };
+
+type ServerListQuery = QueryParams<'/v1/{collection}/docs', 'get'>;
+
+/** List parameters; `filter` is an object, JSON-encoded by the SDK. */
+export interface ListParams {
+  /** 1..1000, default 20. */
+  limit?: number;
+  offset?: number;
+  /** `createdAt` (default), `updatedAt`, `id` or a field path such as `author.name`. */
+  sortBy?: ServerListQuery['sortBy'];
+  sortOrder?: ServerListQuery['sortOrder'];
+  filter?: Filter;
+}
+
+/** `GET /collections`: every collection of the database with its document count. */
+export type CollectionInfo = ResponseBody<'/v1/collections', 'get', 200>['collections'][number];
+
+/** An end user (§2); never a password hash. */
+export type User = ResponseBody<'/v1/auth/me', 'get', 200>['user'];
+/** A session (§2): send `token` as X-Session-Token. */
+export type Session = ResponseBody<'/v1/auth/sign-in', 'post', 200>['session'];
+/** The answer of sign-up, sign-in, refresh and magic-link verification. */
+export type AuthResult = ResponseBody<'/v1/auth/sign-in', 'post', 200>;
+export type SignUpParams = RequestBody<'/v1/auth/sign-up', 'post'>;
+export type SignInParams = RequestBody<'/v1/auth/sign-in', 'post'>;
+export type UpdateUserParams = RequestBody<'/v1/auth/me', 'patch'>;
+export type ChangePasswordParams = RequestBody<'/v1/auth/change-password', 'post'>;
+export type ForgotPasswordParams = RequestBody<'/v1/auth/forgot-password', 'post'>;
+export type ResetPasswordParams = RequestBody<'/v1/auth/reset-password', 'post'>;
+export type MagicLinkParams = RequestBody<'/v1/auth/magic-link', 'post'>;
+export type VerifyMagicLinkParams = RequestBody<'/v1/auth/magic-link/verify', 'post'>;
+/** `google` or `github`. */
+export type OAuthProvider = QueryPath<'/v1/auth/oauth/{provider}'>['provider'];
+type QueryPath<P extends keyof paths> = Operation<P, 'get'> extends { parameters: { path: infer X } } ? X : never;
+
+/** A realtime token (§3). */
+export type RealtimeToken = ResponseBody<'/v1/realtime/token', 'post', 201>;
+
+/** A webhook (§4); `secret` appears only in `create` and `rotateSecret`. */
+export type Webhook = ResponseBody<'/v1/webhooks/{id}', 'get', 200>;
+export type CreatedWebhook = ResponseBody<'/v1/webhooks', 'post', 201>;
+export type CreateWebhookParams = RequestBody<'/v1/webhooks', 'post'>;
+export type UpdateWebhookParams = RequestBody<'/v1/webhooks/{id}', 'patch'>;
+export type WebhookSecret = ResponseBody<'/v1/webhooks/{id}/rotate-secret', 'post', 200>;
+export type Delivery = ResponseBody<'/v1/webhooks/{id}/deliveries', 'get', 200>['deliveries'][number];
+export type DeliveryDetail = ResponseBody<'/v1/webhooks/{id}/deliveries/{deliveryId}', 'get', 200>;
+export type DeliveryList = ResponseBody<'/v1/webhooks/{id}/deliveries', 'get', 200>;
+export type DeliveriesParams = Partial<QueryParams<'/v1/webhooks/{id}/deliveries', 'get'>>;
