@@ -52,7 +52,7 @@ forEachStore('end-user management', (kind) => {
   });
 
   test('bad paging → 400; unknown database → 404; API keys → 403; no token → 401', async () => {
-    for (const query of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { limit: 'x' }, { other: 1 }]) {
+    for (const query of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { limit: 'x' }, { other: 1 }] as Array<Record<string, string | number>>) {
       const r = await request(server, 'GET', `/admin/databases/${db.databaseId}/users`, { key: op, query });
       assert.equal(r.status, 400, JSON.stringify(query));
     }

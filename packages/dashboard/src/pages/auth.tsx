@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, session, type Operator } from '../api.ts';
+import { navigate } from '../router.ts';
+import { ErrorText, Link, Loading, useAction } from '../ui.tsx';
+
+type SignedIn = { token: string; operator: Operator };
+
+/** Sign-in; offers first-run setup while the instance has no operator. */
+export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn: () => void }) {
+  const [needsSetup, setNeedsSetup] = useState<boolean>();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const act = useAction();
+  useEffect(() => {
+    api<{ needsSetup: boolean }>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(false));
+  }, []);
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void act.run(async () => {
+      const r = await api<SignedIn>('POST', '/admin/sign-in', { body: { email, password } });
+      session.set(r.token, r.operator);
+      onSignedIn();
+    });
+  };
+
+  if (needsSetup === undefined) return <div class="auth-page"><Loading /></div>;
+  if (needsSetup) {
+    return (
+      <div class="auth-page">
+        <div class="card">
+          <h1>Welcome to svc</h1>
+          <p>This instance has no operator yet. Create the first one with the one-time setup token printed in the server's log.</p>
+          <button type="button" class="primary" onClick={() => navigate('/setup')} autoFocus>Set up this instance</button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div class="auth-page">
+      <form class="card" onSubmit={submit}>
+        <h1>Sign in to svc</h1>
+        {notice && <p class="notice" role="status">{notice}</p>}
+        <label>E-mail<input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} autoFocus /></label>
+        <label>Password<input type="password" name="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
+        <ErrorText error={act.error} />
+        <button type="submit" class="primary" disabled={act.busy}>{act.busy ? 'Signing in…' : 'Sign in'}</button>
+      </form>
+    </div>
+  );
+}
+
+/** First run: the setup token from the log, and the first operator's e-mail and password. */
+export function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
+  const [setupToken, setToken] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [needsSetup, setNeedsSetup] = useState<boolean>();
+  const act = useAction();
+  useEffect(() => {
+    api<{ needsSetup: boolean }>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(true));
+  }, []);
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void act.run(async () => {
+      const r = await api<SignedIn>('POST', '/admin/setup', { body: { setupToken: setupToken.trim(), email, password } });
+      session.set(r.token, r.operator);
+      onSignedIn();
+    });
+  };
+
+  if (needsSetup === undefined) return <div class="auth-page"><Loading /></div>;
+  if (!needsSetup) {
+    return (
+      <div class="auth-page">
+        <div class="card"><h1>Already set up</h1><p>This instance has an operator. <Link href="/sign-in">Sign in</Link>.</p></div>
+      </div>
+    );
+  }
+  return (
+    <div class="auth-page">
+      <form class="card" onSubmit={submit}>
+        <h1>Set up svc</h1>
+        <p class="muted">The server printed a setup token in its log when it started (a line with <code>svc_setup_…</code>). It works once, until the first operator exists.</p>
+        <label>Setup token<input name="setupToken" class="mono" required autoComplete="off" spellcheck={false} value={setupToken} onInput={(e) => setToken(e.currentTarget.value)} autoFocus /></label>
+        <label>Your e-mail<input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></label>
+        <label>Password <span class="muted">(8 characters or more)</span><input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
+        <ErrorText error={act.error} />
+        <button type="submit" class="primary" disabled={act.busy}>{act.busy ? 'Creating…' : 'Create operator and sign in'}</button>
+      </form>
+    </div>
+  );
+}

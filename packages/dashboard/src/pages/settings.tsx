@@ -1,0 +1,73 @@
+import { useState } from 'preact/hooks';
+import { api, type Database } from '../api.ts';
+import { ErrorText, useAction, useToast } from '../ui.tsx';
+
+const PROVIDERS = [['google', 'Google'], ['github', 'GitHub']] as const;
+type Provider = (typeof PROVIDERS)[number][0];
+
+/** Redirect URLs, site URL and OAuth clients; client secrets are write-only. */
+export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => void }) {
+  const s = db.settings;
+  const [redirectUrls, setRedirectUrls] = useState(s.redirectUrls.join('\n'));
+  const [siteUrl, setSiteUrl] = useState(s.siteUrl ?? '');
+  const [ids, setIds] = useState<Record<Provider, string>>({ google: s.oauth.google?.clientId ?? '', github: s.oauth.github?.clientId ?? '' });
+  const [secrets, setSecrets] = useState<Record<Provider, string>>({ google: '', github: '' });
+  const act = useAction();
+  const toast = useToast();
+  const callback = (p: Provider) => `${location.origin}/v1/auth/oauth/${p}/callback`;
+
+  const save = (e: Event) => {
+    e.preventDefault();
+    void act.run(async () => {
+      const oauth: Record<string, Record<string, string | null>> = {};
+      for (const [p] of PROVIDERS) {
+        oauth[p] = { clientId: ids[p].trim() || null };
+        // An empty secret field keeps the saved secret: secrets are never sent back to show.
+        if (secrets[p]) oauth[p].clientSecret = secrets[p];
+      }
+      const settings = { redirectUrls: redirectUrls.split(/\s+/).filter(Boolean), siteUrl: siteUrl.trim() || null, oauth };
+      await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings } });
+      setSecrets({ google: '', github: '' });
+      toast.toast('Settings saved.');
+      onSaved();
+    });
+  };
+  const clearSecret = (p: Provider) => act.run(async () => {
+    await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings: { oauth: { [p]: { clientSecret: null } } } } });
+    toast.toast('Client secret removed.');
+    onSaved();
+  });
+
+  return (
+    <form class="page settings" onSubmit={save}>
+      <div class="page-head"><h1>Settings</h1><button type="submit" class="primary" disabled={act.busy}>{act.busy ? 'Saving…' : 'Save settings'}</button></div>
+      <ErrorText error={act.error} />
+      <section class="card">
+        <h2>Links in e-mails and sign-in redirects</h2>
+        <label>Allowed redirect URLs <span class="muted">(one per line; same origin and path prefix. Empty: only localhost)</span>
+          <textarea name="redirectUrls" rows={4} class="mono" value={redirectUrls} onInput={(e) => setRedirectUrls(e.currentTarget.value)} placeholder="https://app.example.com/auth" />
+        </label>
+        <label>Site URL <span class="muted">(where e-mail links go when the app gives no redirect URL)</span>
+          <input type="url" name="siteUrl" value={siteUrl} onInput={(e) => setSiteUrl(e.currentTarget.value)} placeholder="https://app.example.com" />
+        </label>
+      </section>
+      {PROVIDERS.map(([p, label]) => {
+        const set = s.oauth[p]?.clientSecretSet ?? false;
+        return (
+          <section class="card" key={p}>
+            <h2>{label} sign-in</h2>
+            <p class="muted small">Register this callback URL with {label}: <code class="break">{callback(p)}</code></p>
+            <label>Client id<input name={`${p}ClientId`} value={ids[p]} onInput={(e) => setIds({ ...ids, [p]: e.currentTarget.value })} autoComplete="off" /></label>
+            <label>Client secret {set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>}
+              <input type="password" name={`${p}ClientSecret`} value={secrets[p]} autoComplete="new-password"
+                placeholder={set ? 'Saved: leave empty to keep it, type to replace it' : 'Paste the client secret'}
+                onInput={(e) => setSecrets({ ...secrets, [p]: e.currentTarget.value })} />
+            </label>
+            {set && <button type="button" class="small" onClick={() => clearSecret(p)} disabled={act.busy}>Remove the saved secret</button>}
+          </section>
+        );
+      })}
+      {toast.view}
+    </form>
+  );
+}
