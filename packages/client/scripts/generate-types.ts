@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 // The script (never the SDK) reads the server's source: that is the single source of truth.
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
@@ -24,7 +24,7 @@ const HEADER = `/**
 `;
 
 /** The server's OpenAPI document, built in-process with fixed settings so the output is stable. */
-export async function serverOpenApi(): Promise<Record<string, unknown>> {
+export async function serverOpenApi(): Promise<OpenAPI3> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-client-gen-'));
   const store = await openStore(`sqlite:${join(dir, 'svc.db')}`);
   const limiter = localLimiter();
@@ -32,7 +32,7 @@ export async function serverOpenApi(): Promise<Record<string, unknown>> {
     const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:8700' });
     const app = await buildApp({ config, store, limiter });
     await app.ready();
-    const doc = app.swagger() as unknown as Record<string, unknown>;
+    const doc = app.swagger() as unknown as OpenAPI3;
     await app.close();
     return doc;
   } finally {
@@ -45,7 +45,7 @@ export async function serverOpenApi(): Promise<Record<string, unknown>> {
 /** The TypeScript source of src/generated/api.ts. */
 export async function generate(): Promise<string> {
   const doc = await serverOpenApi();
-  const ast = await openapiTS(doc as Parameters<typeof openapiTS>[0], { alphabetize: true });
+  const ast = await openapiTS(doc, { alphabetize: true });
   return HEADER + astToString(ast);
 }
 
