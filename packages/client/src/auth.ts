@@ -27,6 +27,8 @@ export interface RedirectOptions {
  */
 export class AuthService {
   private readonly listeners = new Set<AuthStateListener>();
+  /** Listeners that already heard a change: a late INITIAL_SESSION must not follow it. */
+  private readonly informed = new WeakSet<AuthStateListener>();
 
   constructor(private readonly http: Http, private readonly store: SessionStore, private readonly key: string) {}
 
@@ -42,7 +44,7 @@ export class AuthService {
   onAuthStateChange(listener: AuthStateListener): () => void {
     this.listeners.add(listener);
     void this.getSession().then((s) => {
-      if (this.listeners.has(listener)) listener('INITIAL_SESSION', s);
+      if (this.listeners.has(listener) && !this.informed.has(listener)) listener('INITIAL_SESSION', s);
     });
     return () => {
       this.listeners.delete(listener);
@@ -187,6 +189,7 @@ export class AuthService {
 
   private emit(event: AuthChangeEvent, session: StoredSession | null): void {
     for (const l of [...this.listeners]) {
+      this.informed.add(l);
       try {
         l(event, session);
       } catch (e) {

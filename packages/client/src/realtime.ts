@@ -74,6 +74,7 @@ class Subscription<T extends object> {
   private stopped = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private pingTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastState: RealtimeState | undefined;
 
   constructor(
     private readonly http: Http,
@@ -207,7 +208,6 @@ class Subscription<T extends object> {
     return ws;
   }
 
-  private lastState: RealtimeState | undefined;
   private state(state: RealtimeState, error?: unknown): void {
     if (state === this.lastState) return;
     this.lastState = state;
