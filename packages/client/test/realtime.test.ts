@@ -211,3 +211,38 @@ describe('realtime across a server crash', () => {
     assert.ok(states.filter((s) => s === 'open').length >= 2, 'reconnected to the new process');
   });
 });
+
+describe('realtime: slow consumer', () => {
+  let f: Fixture;
+  before(async () => { f = await fixture({ env: { REALTIME_MAX_BUFFER_BYTES: '65536' } }); });
+  after(async () => { await f.close(); });
+
+  test('closed with 4008 while it stalls, it resumes with after and misses nothing', async () => {
+    const ws = killableWebSocket();
+    const client = f.admin({ WebSocket: ws.WebSocket, realtime: fast });
+    const received: RealtimeEvent<{ i: number }>[] = [];
+    const drops: string[] = [];
+    let opens = 0;
+    const unsubscribe = client.realtime.subscribe<{ i: number }>(['flood'], (e) => received.push(e), {
+      onState: (s, info) => {
+        if (s === 'open') opens++;
+        if (s === 'reconnecting') drops.push(String((info.error as Error)?.message));
+      },
+    });
+    await until(() => opens === 1, 5000, 'open');
+    // Stop reading: the kernel buffers fill, then the server's buffer passes the limit.
+    const socket = (ws.sockets[0] as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    socket.pause();
+    const big = 'x'.repeat(200 * 1024);
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) ids.push((await client.collection('flood').create({ i, big })).id);
+    socket.resume();
+    await until(() => received.length >= 60, 20_000, `60 events (have ${received.length})`);
+    await new Promise((r) => setTimeout(r, 200));
+    unsubscribe();
+    assert.ok(drops.some((m) => m.includes('4008')), `dropped as a slow consumer: ${drops.join('; ')}`);
+    assert.ok(opens >= 2, 'reconnected');
+    assertOnceInOrder(received);
+    assert.deepEqual(received.map((e) => e.document.id), ids);
+  });
+});
