@@ -7,12 +7,16 @@ import { nowIso } from '../ids/ids.ts';
  * or filters by a user field path, svc builds, in the background, one index on
  * (database, collection, <the field's sort keys>, id) for that path, used by every database.
  * At most `max` paths are indexed per store (default 64); past that, lists on other fields
- * still work, by scanning. Indexes are built once and kept.
+ * still work, by scanning. Indexes are built once and kept, one at a time (two concurrent
+ * `CREATE INDEX CONCURRENTLY` on one table deadlock on PostgreSQL), and the table is analysed
+ * afterwards so the planner knows the new index's statistics. A failed build leaves no index
+ * behind (PostgreSQL would keep an INVALID one) and is tried again on a later list.
  */
 export class AutoIndexer {
   private readonly known = new Set<string>();
   private readonly building = new Map<string, Promise<void>>();
   private loaded: Promise<void> | undefined;
+  private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly store: Store, private readonly max = 64, private readonly onError: (e: unknown) => void = () => undefined) {}
 
@@ -32,7 +36,8 @@ export class AutoIndexer {
       if (!this.building.has(path) && this.known.size + this.building.size >= this.max) continue;
       let job = this.building.get(path);
       if (!job) {
-        job = this.build(path, segments).finally(() => this.building.delete(path));
+        job = this.chain.then(() => this.build(path, segments)).finally(() => this.building.delete(path));
+        this.chain = job;
         this.building.set(path, job);
       }
       work.push(job);
@@ -44,10 +49,12 @@ export class AutoIndexer {
     const name = `documents_by_path_${createHash('sha256').update(path).digest('hex').slice(0, 16)}`;
     try {
       await this.store.run(this.store.dialect.createDocumentIndex(name, this.store.dialect.json.sortKeys(segments)));
+      await this.store.run('ANALYZE documents');
       await this.store.run('INSERT INTO document_indexes (path, name, created_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING', [path, name, nowIso()]);
       this.known.add(path);
     } catch (e) {
       this.onError(e);
+      await this.store.run(`DROP INDEX IF EXISTS ${name}`).catch(() => undefined);
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { DocumentsService } from './service.ts';
@@ -8,6 +8,9 @@ import {
   type ListQueryString,
 } from './schemas.ts';
 import { ErrorResponse } from '../http/error-schema.ts';
+
+/** The service answers documents as ready JSON text (document-json.ts): sent as is, not serialised again. */
+const json = (reply: FastifyReply, status: number, text: string) => reply.code(status).type('application/json; charset=utf-8').send(text);
 
 type WithCollection = FastifyRequest<{ Params: Static<typeof CollectionParams> }>;
 
@@ -28,24 +31,23 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
     config: write, preValidation: collectionName,
     schema: { tags, summary: 'Insert a document', params: CollectionParams, body: DocumentBody, response: { 201: DocumentSchema, 409: ErrorResponse, 413: ErrorResponse, ...errors } },
   }, async (request, reply) => {
-    const doc = await documents.create(principalOf(request).databaseId, request.params.collection, request.body);
-    return reply.code(201).send(doc);
+    return json(reply, 201, await documents.create(principalOf(request).databaseId, request.params.collection, request.body));
   });
 
   app.get<{ Params: Static<typeof CollectionParams>; Querystring: ListQueryString }>('/v1/:collection/docs', {
     config: read, preValidation: collectionName,
     schema: { tags, summary: 'List documents', params: CollectionParams, querystring: listQuerySchema(deps.maxPageSize), response: { 200: ListResponse, ...errors } },
-  }, async (request) => documents.list(principalOf(request).databaseId, request.params.collection, request.query));
+  }, async (request, reply) => json(reply, 200, await documents.list(principalOf(request).databaseId, request.params.collection, request.query)));
 
   app.get<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
     config: read, preValidation: collectionName,
     schema: { tags, summary: 'Get a document', params: DocumentParams, response: { 200: DocumentSchema, ...errors } },
-  }, async (request) => documents.get(principalOf(request).databaseId, request.params.collection, request.params.id));
+  }, async (request, reply) => json(reply, 200, await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id)));
 
   app.patch<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
     config: write, preValidation: collectionName,
     schema: { tags, summary: 'Update a document (JSON Merge Patch)', params: DocumentParams, body: DocumentBody, response: { 200: DocumentSchema, 413: ErrorResponse, ...errors } },
-  }, async (request) => documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body));
+  }, async (request, reply) => json(reply, 200, await documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body)));
 
   app.delete<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
     config: write, preValidation: collectionName,
@@ -59,8 +61,7 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
     config: write, preValidation: collectionName,
     schema: { tags, summary: 'Insert several documents, all or nothing', params: CollectionParams, body: BulkBody, response: { 201: BulkResponse, 409: ErrorResponse, 413: ErrorResponse, ...errors } },
   }, async (request, reply) => {
-    const docs = await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents);
-    return reply.code(201).send({ documents: docs });
+    return json(reply, 201, await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents));
   });
 
   app.get('/v1/collections', {

@@ -7,6 +7,8 @@ import { appendChanges, type ChangeEvent, type ChangeListener, type NewChange } 
 import type { AutoIndexer } from './indexes.ts';
 import { checkDocumentId, isDocumentId } from './names.ts';
 import { compileFilter, orderBy, parseField } from './query.ts';
+import { CountCache } from './count-cache.ts';
+import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
 export type Document = JsonObject & { id: string; createdAt: string; updatedAt: string };
@@ -49,6 +51,7 @@ function toDocument(id: string, data: JsonObject, createdAt: string, updatedAt: 
 }
 
 const fromRow = (r: DocumentRow): Document => toDocument(r.id, JSON.parse(r.data) as JsonObject, r.created_at, r.updated_at);
+const jsonOfRow = (r: DocumentRow): DocumentJson => documentJson(r.id, r.data, r.created_at, r.updated_at);
 
 /** The user's fields of a body: system fields are not stored in `data`. */
 function userFields(body: JsonObject): JsonObject {
@@ -59,6 +62,7 @@ function userFields(body: JsonObject): JsonObject {
 
 /** The service behind the §1 routes. Every write records its change in the same transaction. */
 export class DocumentsService {
+  private readonly counts = new CountCache();
   constructor(private readonly deps: DocumentsDeps) {}
 
   private get store(): Store {
@@ -121,42 +125,44 @@ export class DocumentsService {
     await this.bumpCount(tx, databaseId, collection, items.length);
   }
 
-  async create(databaseId: string, collection: string, body: unknown): Promise<Document> {
+  async create(databaseId: string, collection: string, body: unknown): Promise<DocumentJson> {
     const item = this.prepareNew(body);
     const now = nowIso();
     const doc = toDocument(item.id, item.data, now, now);
     return this.write(databaseId, async (tx) => {
       await this.insert(tx, databaseId, collection, [item], now);
-      return { result: doc, changes: [{ collection, type: 'document.created', document: doc, previous: null, timestamp: now }] };
+      return { result: documentJson(item.id, item.text, now, now), changes: [{ collection, type: 'document.created', document: doc, previous: null, timestamp: now }] };
     });
   }
 
-  async bulkCreate(databaseId: string, collection: string, bodies: unknown[]): Promise<Document[]> {
+  /** Inserts documents all or nothing; answers `{"documents":[…]}` as JSON text. */
+  async bulkCreate(databaseId: string, collection: string, bodies: unknown[]): Promise<string> {
     if (bodies.length > this.deps.limits.bulkDocuments) {
       throw new ApiError('payload_too_large', `A bulk request takes at most ${this.deps.limits.bulkDocuments} documents`);
     }
     const items = bodies.map((b, i) => this.prepareNew(b, i));
     const now = nowIso();
     const docs = items.map((d) => toDocument(d.id, d.data, now, now));
-    if (docs.length === 0) return [];
+    const result = `{"documents":${documentArrayJson(items.map((d) => documentJson(d.id, d.text, now, now)))}}`;
+    if (docs.length === 0) return result;
     return this.write(databaseId, async (tx) => {
       await this.insert(tx, databaseId, collection, items, now);
-      return { result: docs, changes: docs.map((document) => ({ collection, type: 'document.created' as const, document, previous: null, timestamp: now })) };
+      return { result, changes: docs.map((document) => ({ collection, type: 'document.created' as const, document, previous: null, timestamp: now })) };
     });
   }
 
-  async get(databaseId: string, collection: string, id: string): Promise<Document> {
+  async get(databaseId: string, collection: string, id: string): Promise<DocumentJson> {
     if (!isDocumentId(id)) throw missing(collection, id);
     const row = await this.store.get<DocumentRow>(
       `SELECT id, ${this.store.dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?`,
       [databaseId, collection, id],
     );
     if (!row) throw missing(collection, id);
-    return fromRow(row);
+    return jsonOfRow(row);
   }
 
   /** JSON Merge Patch of one document (§1). */
-  async patch(databaseId: string, collection: string, id: string, patch: unknown): Promise<Document> {
+  async patch(databaseId: string, collection: string, id: string, patch: unknown): Promise<DocumentJson> {
     if (!isObject(patch)) throw new ApiError('validation_failed', 'A merge patch is a JSON object', [{ path: '/', message: 'must be an object' }]);
     if (patch.id !== undefined && patch.id !== id) {
       throw new ApiError('validation_failed', 'The body id must equal the path id', [{ path: '/id', message: 'must equal the id in the path' }]);
@@ -176,7 +182,7 @@ export class DocumentsService {
       const now = nowIso();
       await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ? WHERE database_id = ? AND collection = ? AND id = ?`, [text, now, databaseId, collection, id]);
       const doc = toDocument(id, data, row.created_at, now);
-      return { result: doc, changes: [{ collection, type: 'document.updated', document: doc, previous: before, timestamp: now }] };
+      return { result: documentJson(id, text, row.created_at, now), changes: [{ collection, type: 'document.updated', document: doc, previous: before, timestamp: now }] };
     });
   }
 
@@ -195,8 +201,8 @@ export class DocumentsService {
     });
   }
 
-  /** A page of a collection with the total of the (filtered) set. */
-  async list(databaseId: string, collection: string, q: ListQuery): Promise<{ documents: Document[]; total: number; limit: number; offset: number }> {
+  /** A page of a collection with the total of the (filtered) set, as JSON text. */
+  async list(databaseId: string, collection: string, q: ListQuery): Promise<string> {
     const { dialect } = this.store;
     const sortField = parseField(q.sortBy, (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
     const filter = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
@@ -209,11 +215,26 @@ export class DocumentsService {
        ORDER BY ${orderBy(dialect.json, sortField, q.sortOrder === 'desc')} LIMIT ? OFFSET ?`,
       [...params, q.limit, q.offset],
     );
-    // Unfiltered totals come from the per-collection counter, never from counting rows.
-    const total = filter
-      ? await this.store.get<{ n: number | string }>(`SELECT count(*) AS n FROM documents WHERE ${where}`, params)
-      : await this.store.get<{ n: number | string }>('SELECT count AS n FROM collections WHERE database_id = ? AND name = ?', [databaseId, collection]);
-    return { documents: rows.map(fromRow), total: Number(total?.n ?? 0), limit: q.limit, offset: q.offset };
+    const total = filter ? await this.filteredTotal(databaseId, where, params) : await this.collectionCount(databaseId, collection);
+    return `{"documents":${documentArrayJson(rows.map(jsonOfRow))},"total":${total},"limit":${q.limit},"offset":${q.offset}}`;
+  }
+
+  /** Unfiltered totals come from the per-collection counter, never from counting rows. */
+  private async collectionCount(databaseId: string, collection: string): Promise<number> {
+    const row = await this.store.get<{ n: number | string }>('SELECT count AS n FROM collections WHERE database_id = ? AND name = ?', [databaseId, collection]);
+    return Number(row?.n ?? 0);
+  }
+
+  /** Counts a filtered set once per state of the database (CountCache). */
+  private async filteredTotal(databaseId: string, where: string, params: Param[]): Promise<number> {
+    const version = await this.store.get<{ v: number | string }>('SELECT last_event_id AS v FROM databases WHERE id = ?', [databaseId]);
+    const key = this.counts.key(databaseId, String(version?.v ?? 0), where, params);
+    const cached = this.counts.get(key);
+    if (cached !== undefined) return cached;
+    const row = await this.store.get<{ n: number | string }>(`SELECT count(*) AS n FROM documents WHERE ${where}`, params);
+    const total = Number(row?.n ?? 0);
+    this.counts.set(key, total);
+    return total;
   }
 
   /** Every collection of a database that holds documents, with its count. */

@@ -73,7 +73,7 @@ export class PostgresStore extends PgQueryable implements Store {
   private readonly pool: pg.Pool;
 
   constructor(connectionString: string) {
-    const pool = new pg.Pool({ connectionString, max: 10 });
+    const pool = new pg.Pool({ connectionString, max: 20 });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => undefined);
     super(pool);
