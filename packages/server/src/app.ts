@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import cors from '@fastify/cors';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Store } from './store/store.ts';
@@ -64,6 +65,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },
   });
   installErrorHandling(app);
+  // Browsers call the API from their own origins with a public key in a header (no cookies), so
+  // any origin may: the key, not the origin, is the credential.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Session-Token', 'X-Database-Id'],
+    exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+    maxAge: 600,
+  });
   installBodyParsing(app, { maxDepth: config.limits.jsonDepth });
 
   const metrics = createMetrics();

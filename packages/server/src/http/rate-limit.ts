@@ -9,7 +9,7 @@ import type { Limiter } from '../infra/limiter/limiter.ts';
  */
 export function installRateLimit(app: FastifyInstance, deps: { limiter: Limiter; perKey: number; perIp: number }): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/v1/') && request.url !== '/v1') return;
+    if ((!request.url.startsWith('/v1/') && request.url !== '/v1') || request.method === 'OPTIONS') return; // CORS preflights are free
     const p = request.principal;
     const [bucket, limit] = p
       ? [p.keyId ? `key:${p.keyId}` : `op:${p.operatorId}`, deps.perKey]
