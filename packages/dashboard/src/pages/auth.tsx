@@ -1,9 +1,16 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, session, type Operator } from '../api.ts';
 import { navigate } from '../router.ts';
 import { ErrorText, Link, Loading, useAction } from '../ui.tsx';
 
 type SignedIn = { token: string; operator: Operator };
+
+/** Focuses the first field once the form is shown (`autofocus` works only on page load). */
+function useFirstField(shown: boolean) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => { if (shown) ref.current?.focus(); }, [shown]);
+  return ref;
+}
 
 /** Sign-in; offers first-run setup while the instance has no operator. */
 export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn: () => void }) {
@@ -11,6 +18,7 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const act = useAction();
+  const first = useFirstField(needsSetup === false);
   useEffect(() => {
     api<{ needsSetup: boolean }>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(false));
   }, []);
@@ -41,7 +49,7 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn
       <form class="card" onSubmit={submit}>
         <h1>Sign in to svc</h1>
         {notice && <p class="notice" role="status">{notice}</p>}
-        <label>E-mail<input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} autoFocus /></label>
+        <label>E-mail<input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} ref={first} /></label>
         <label>Password<input type="password" name="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
         <ErrorText error={act.error} />
         <button type="submit" class="primary" disabled={act.busy}>{act.busy ? 'Signing in…' : 'Sign in'}</button>
@@ -57,6 +65,7 @@ export function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
   const [password, setPassword] = useState('');
   const [needsSetup, setNeedsSetup] = useState<boolean>();
   const act = useAction();
+  const first = useFirstField(needsSetup === true);
   useEffect(() => {
     api<{ needsSetup: boolean }>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(true));
   }, []);
@@ -83,7 +92,7 @@ export function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
       <form class="card" onSubmit={submit}>
         <h1>Set up svc</h1>
         <p class="muted">The server printed a setup token in its log when it started (a line with <code>svc_setup_…</code>). It works once, until the first operator exists.</p>
-        <label>Setup token<input name="setupToken" class="mono" required autoComplete="off" spellcheck={false} value={setupToken} onInput={(e) => setToken(e.currentTarget.value)} autoFocus /></label>
+        <label>Setup token<input name="setupToken" class="mono" required autoComplete="off" spellcheck={false} value={setupToken} onInput={(e) => setToken(e.currentTarget.value)} ref={first} /></label>
         <label>Your e-mail<input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></label>
         <label>Password <span class="muted">(8 characters or more)</span><input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
         <ErrorText error={act.error} />
