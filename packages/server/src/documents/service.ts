@@ -27,12 +27,16 @@ export interface DocumentsDeps {
   indexer: AutoIndexer;
   /** Told about every committed change, after the commit. */
   onChange: ChangeListener;
-  /**
-   * Run inside the writing transaction, after the changes got their ids: side effects that must
-   * commit or roll back with the change (webhook deliveries).
-   */
-  inTransaction?: Array<(tx: Queryable, events: ChangeEvent[]) => Promise<void>>;
+  /** Side effects that commit or roll back with the change (webhook deliveries). */
+  inTransaction?: WriteHook[];
 }
+
+/**
+ * A side effect of a write, inside its transaction. It is called before the change log is
+ * appended, so its reads stay out of the serialised tail of the transaction (changes.ts), and
+ * returns what to do once the changes have their ids, or nothing when there is nothing to do.
+ */
+export type WriteHook = (tx: Queryable, databaseId: string) => Promise<((events: ChangeEvent[]) => Promise<void>) | undefined>;
 
 interface DocumentRow {
   id: string;
@@ -90,19 +94,17 @@ export class DocumentsService {
   private async write<T>(databaseId: string, fn: (tx: Queryable) => Promise<{ result: T; changes: NewChange[] }>): Promise<T> {
     const { result, events } = await this.store.transaction(async (tx) => {
       const { result, changes } = await fn(tx);
+      const then: Array<(events: ChangeEvent[]) => Promise<void>> = [];
+      for (const hook of this.deps.inTransaction ?? []) {
+        const next = await hook(tx, databaseId);
+        if (next) then.push(next);
+      }
       const events = await appendChanges(tx, this.store.dialect, databaseId, changes);
-      for (const hook of this.deps.inTransaction ?? []) await hook(tx, events);
+      for (const next of then) await next(events);
       return { result, events };
     });
     if (events.length) this.deps.onChange(events);
     return result;
-  }
-
-  private async bumpCount(tx: Queryable, databaseId: string, collection: string, delta: number): Promise<void> {
-    await tx.run(
-      'INSERT INTO collections (database_id, name, count) VALUES (?, ?, ?) ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + ?',
-      [databaseId, collection, delta, delta],
-    );
   }
 
   /** Inserts documents (all or nothing); 409 when an id is taken. */
@@ -122,7 +124,6 @@ export class DocumentsService {
         throw new ApiError('conflict', `A document with id '${taken}' already exists in collection '${collection}'`);
       }
     }
-    await this.bumpCount(tx, databaseId, collection, items.length);
   }
 
   async create(databaseId: string, collection: string, body: unknown): Promise<DocumentJson> {
@@ -195,7 +196,6 @@ export class DocumentsService {
         [databaseId, collection, id],
       );
       if (!row) throw missing(collection, id);
-      await this.bumpCount(tx, databaseId, collection, -1);
       const doc = fromRow(row);
       return { result: undefined, changes: [{ collection, type: 'document.deleted', document: doc, previous: null, timestamp: nowIso() }] };
     });

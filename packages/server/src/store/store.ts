@@ -57,6 +57,8 @@ export interface Dialect {
   readonly lockRows: string;
   /** Appended to a SELECT that claims queue rows: locks them and skips rows another transaction holds ('' where writers are serial). */
   readonly claimRows: string;
+  /** Whether INSERT/UPDATE may appear inside WITH (several writes in one statement, one round trip). */
+  readonly writableCte: boolean;
   /** Selects a JSON column as text. */
   jsonText(column: string): string;
   readonly json: JsonSql;

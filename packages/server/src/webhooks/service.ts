@@ -46,6 +46,13 @@ function toWebhook(r: WebhookRow): Webhook {
 }
 
 /** Whether a webhook with these filters wants an event. */
+/** A webhook's filters, as matching needs them. */
+export interface HookFilter {
+  id: string;
+  events: string[];
+  collections: string[];
+}
+
 export function matches(events: string[], collections: string[], e: ChangeEvent): boolean {
   return (events.includes('*') || events.includes(e.type)) && (collections.length === 0 || collections.includes(e.collection));
 }
@@ -192,21 +199,23 @@ export class WebhooksService {
     return d;
   }
 
+  /** The enabled webhooks of a database, with their filters (read before a write's serialised tail). */
+  async enabledHooks(tx: Queryable, databaseId: string): Promise<HookFilter[]> {
+    const hooks = await tx.all<{ id: string; events: string; collections: string }>(
+      'SELECT id, events, collections FROM webhooks WHERE database_id = ? AND enabled = 1', [databaseId],
+    );
+    return hooks.map((h) => ({ id: h.id, events: JSON.parse(h.events) as string[], collections: JSON.parse(h.collections) as string[] }));
+  }
+
   /**
-   * The in-transaction hook of document writes: one pending delivery per event and matching
+   * The in-transaction part of document writes: one pending delivery per event and matching
    * enabled webhook, committed with the change. Returns how many it queued.
    */
-  async enqueue(tx: Queryable, events: ChangeEvent[]): Promise<number> {
-    if (events.length === 0) return 0;
-    const hooks = await tx.all<{ id: string; events: string; collections: string }>(
-      'SELECT id, events, collections FROM webhooks WHERE database_id = ? AND enabled = 1', [events[0].databaseId],
-    );
-    if (hooks.length === 0) return 0;
-    const filters = hooks.map((h) => ({ id: h.id, events: JSON.parse(h.events) as string[], collections: JSON.parse(h.collections) as string[] }));
+  async enqueue(tx: Queryable, hooks: HookFilter[], events: ChangeEvent[]): Promise<number> {
     const items: NewDelivery[] = [];
     for (const e of events) {
       let payload: string | undefined;
-      for (const h of filters) {
+      for (const h of hooks) {
         if (!matches(h.events, h.collections, e)) continue;
         payload ??= eventPayload(e);
         items.push({ webhookId: h.id, eventId: e.id, event: e.type, payload });

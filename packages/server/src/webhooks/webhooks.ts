@@ -10,12 +10,13 @@ import { Sender } from './sender.ts';
 import { UrlGuard } from './url-guard.ts';
 import { queueDepth } from './deliveries.ts';
 import type { Metrics } from '../operations/metrics.ts';
+import type { WriteHook } from '../documents/service.ts';
 
 /** The whole webhooks feature, wired once by the app: what app.ts hands to the documents service, the routes and the lifecycle. */
 export interface Webhooks {
   service: WebhooksService;
   /** DocumentsDeps.inTransaction hook: queues the deliveries of a write in its transaction. */
-  enqueue(tx: Queryable, events: ChangeEvent[]): Promise<void>;
+  enqueue: WriteHook;
   /** DocumentsDeps.onChange listener: wakes the dispatcher when a committed write queued deliveries. */
   onChange(events: ChangeEvent[]): void;
   start(): void;
@@ -43,8 +44,12 @@ export function createWebhooks(deps: {
   const queued = new WeakSet<ChangeEvent[]>();
   return {
     service,
-    enqueue: async (tx, events) => {
-      if ((await service.enqueue(tx, events)) > 0) queued.add(events);
+    enqueue: async (tx, databaseId) => {
+      const hooks = await service.enabledHooks(tx, databaseId);
+      if (hooks.length === 0) return undefined;
+      return async (events) => {
+        if ((await service.enqueue(tx, hooks, events)) > 0) queued.add(events);
+      };
     },
     onChange: (events) => {
       if (queued.has(events)) dispatcher.wake();

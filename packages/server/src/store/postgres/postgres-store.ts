@@ -8,6 +8,7 @@ const dialect: Dialect = {
   jsonType: 'JSONB',
   bigintType: 'BIGINT',
   jsonParam: 'CAST(? AS jsonb)',
+  writableCte: true,
   lockRows: ' FOR UPDATE',
   claimRows: ' FOR UPDATE SKIP LOCKED',
   jsonText: (column) => `${column}::text`,

@@ -10,6 +10,7 @@ const dialect: Dialect = {
   jsonType: 'TEXT',
   bigintType: 'INTEGER',
   jsonParam: '?',
+  writableCte: false,
   lockRows: '',
   claimRows: '',
   jsonText: (column) => column,
