@@ -30,20 +30,21 @@ function fileUnder(root: string, urlPath: string): string | undefined {
  * under /v1, and requests that don't ask for HTML, keep the JSON 404. Without a build, `/`
  * answers a page saying how to build it.
  */
-export function dashboardRoutes(app: FastifyInstance): void {
-  if (!existsSync(join(DIST, 'index.html'))) {
+export function dashboardRoutes(app: FastifyInstance, opts: { dist?: string } = {}): void {
+  const dist = opts.dist ?? DIST;
+  if (!existsSync(join(dist, 'index.html'))) {
     const html = readFileSync(PLACEHOLDER, 'utf8');
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
     return;
   }
-  app.register(fastifyStatic, { root: DIST, serve: false });
+  app.register(fastifyStatic, { root: dist, serve: false });
 
-  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   app.get('/', { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const path = request.url.split('?')[0];
     if (path === '/v1' || path.startsWith('/v1/')) return reply.callNotFound();
-    const file = fileUnder(DIST, path);
+    const file = fileUnder(dist, path);
     // Vite names assets by content hash: they never change, so browsers may keep them for good.
     if (file && file !== 'index.html') return reply.sendFile(file, file.startsWith('assets') ? { maxAge: '365d', immutable: true } : {});
     if (!wantsHtml(request) || extname(path)) return reply.callNotFound();

@@ -1,0 +1,55 @@
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { forEachStore } from '../helpers/stores.ts';
+import { request, startServer, type TestServer } from '../helpers/server.ts';
+import { installErrorHandling } from '../../src/errors.ts';
+import { dashboardRoutes } from '../../src/dashboard/routes.ts';
+
+const ASSETS = fileURLToPath(new URL('../../../dashboard/dist/assets/', import.meta.url));
+const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+forEachStore('dashboard at /', (kind) => {
+  let server: TestServer;
+  before(async () => { server = await startServer(kind); });
+  after(() => server.close());
+
+  test('GET / and deep links a browser navigates to → the app (index.html, not cached)', { skip: !existsSync(ASSETS) && 'the dashboard is not built' }, async () => {
+    for (const path of ['/', '/databases/abc/documents/posts', '/setup']) {
+      const r = await request(server, 'GET', path, { root: true, headers: html });
+      assert.equal(r.status, 200, path);
+      assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(r.text, /<div id="app">/);
+      assert.equal(r.headers.get('cache-control'), 'no-cache');
+    }
+    const js = readdirSync(ASSETS).find((f) => f.endsWith('.js'))!;
+    const asset = await request(server, 'GET', `/assets/${js}`, { root: true });
+    assert.equal(asset.status, 200);
+    assert.match(asset.headers.get('content-type') ?? '', /javascript/);
+    assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
+  });
+
+  test('/v1, API clients, missing assets and escapes keep the JSON 404; /health and the API are untouched', async () => {
+    for (const [path, headers] of [['/v1/nope', html], ['/v1', html], ['/no/such/page', {}], ['/assets/missing.js', html], ['/..%2f..%2fpackage.json', html], ['/%2e%2e/%2e%2e/package.json', html]] as const) {
+      const r = await request(server, 'GET', path, { root: true, headers });
+      assert.equal(r.status, 404, path);
+      assert.equal((r.json as { error: { code: string } }).error.code, 'not_found', path);
+    }
+    assert.deepEqual((await request(server, 'GET', '/health', { root: true, headers: html })).json, { status: 'ok' });
+    assert.equal((await request(server, 'GET', '/admin/setup', { headers: html })).status, 200);
+  });
+});
+
+test('without a build, GET / still answers a page saying how to build the dashboard', async () => {
+  const app = Fastify();
+  installErrorHandling(app);
+  dashboardRoutes(app, { dist: '/nonexistent/dist' });
+  const r = await app.inject({ method: 'GET', url: '/' });
+  assert.equal(r.statusCode, 200);
+  assert.match(r.headers['content-type'] as string, /^text\/html/);
+  assert.match(r.body, /npm run build -w @svc\/dashboard/);
+  assert.equal((await app.inject({ method: 'GET', url: '/databases/x', headers: html })).statusCode, 404);
+  await app.close();
+});
