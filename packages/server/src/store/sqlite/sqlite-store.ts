@@ -60,12 +60,19 @@ function bind(params: Param[]): unknown[] {
  * interleave statements inside one open transaction. Hence: every write runs on the writer under
  * an in-process queue (one transaction at a time), and plain reads run on the reader, which in
  * WAL mode sees only committed data and never waits for the writer.
+ *
+ * Group commit: transactions requested during one turn of the event loop run one after another
+ * inside a single BEGIN … COMMIT, each in its own SAVEPOINT, so one failing rolls back alone. A
+ * COMMIT (the WAL write) is the largest fixed cost of a small write; under concurrent load it is
+ * shared. Every caller learns its outcome only after the COMMIT, so nothing is announced that
+ * isn't durable.
  */
 export class SqliteStore implements Store {
   readonly dialect = dialect;
   private readonly writer: Connection;
   private readonly reader: Connection;
   private queue: Promise<unknown> = Promise.resolve();
+  private batch: Array<{ fn: (tx: Queryable) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -101,17 +108,38 @@ export class SqliteStore implements Store {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
-      this.writer.prepare('BEGIN IMMEDIATE').run();
-      try {
-        const result = await fn(this.writer);
-        this.writer.prepare('COMMIT').run();
-        return result;
-      } catch (e) {
-        if (this.writer.db.inTransaction) this.writer.prepare('ROLLBACK').run();
-        throw e;
-      }
+    return new Promise<T>((resolve, reject) => {
+      if (this.batch.length === 0) setImmediate(() => void this.exclusive(() => this.commitBatch()));
+      this.batch.push({ fn, resolve: resolve as (v: unknown) => void, reject });
     });
+  }
+
+  /** Runs the queued transactions in one BEGIN … COMMIT, each in a savepoint; settles them after COMMIT. */
+  private async commitBatch(): Promise<void> {
+    const batch = this.batch;
+    this.batch = [];
+    const w = this.writer;
+    const outcomes: Array<{ ok: boolean; value: unknown }> = [];
+    try {
+      w.prepare('BEGIN IMMEDIATE').run();
+      for (const { fn } of batch) {
+        w.prepare('SAVEPOINT tx').run();
+        try {
+          outcomes.push({ ok: true, value: await fn(w) });
+          w.prepare('RELEASE tx').run();
+        } catch (e) {
+          w.prepare('ROLLBACK TO tx').run();
+          w.prepare('RELEASE tx').run();
+          outcomes.push({ ok: false, value: e });
+        }
+      }
+      w.prepare('COMMIT').run();
+    } catch (e) {
+      if (w.db.inTransaction) w.prepare('ROLLBACK').run();
+      for (const item of batch) item.reject(e);
+      return;
+    }
+    batch.forEach((item, i) => (outcomes[i].ok ? item.resolve(outcomes[i].value) : item.reject(outcomes[i].value)));
   }
 
   async migrate(): Promise<void> {
@@ -123,6 +151,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    while (this.batch.length) await new Promise((r) => setImmediate(r));
     await this.queue;
     this.reader.db.close();
     this.writer.db.close();
