@@ -61,7 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.limits.bodyBytes,
     // Path parameters are checked by the routes (ids are up to 128 characters); the router's default
     // of 100 would answer longer ones with its own 414, outside the error shape.
-    maxParamLength: 16 * 1024,
+    routerOptions: { maxParamLength: 16 * 1024 },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },
   });
   installErrorHandling(app);

@@ -49,9 +49,9 @@ export class AutoIndexer {
     const name = `documents_by_path_${createHash('sha256').update(path).digest('hex').slice(0, 16)}`;
     try {
       await this.store.run(this.store.dialect.createDocumentIndex(name, this.store.dialect.json.sortKeys(segments)));
-      await this.store.run('ANALYZE documents');
       await this.store.run('INSERT INTO document_indexes (path, name, created_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING', [path, name, nowIso()]);
       this.known.add(path);
+      await this.store.run('ANALYZE documents');
     } catch (e) {
       this.onError(e);
       await this.store.run(`DROP INDEX IF EXISTS ${name}`).catch(() => undefined);

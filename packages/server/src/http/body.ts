@@ -10,9 +10,12 @@ const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
  */
 export function installBodyParsing(app: FastifyInstance, opts: { maxDepth: number }): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string, opts.maxDepth));
+      // An empty body with a JSON content type is no body on a route that takes none (clients
+      // send the header on a bodyless POST such as sign-out); elsewhere it is not JSON.
+      const bodyless = (body as string).trim() === '' && !request.routeOptions.schema?.body;
+      done(null, bodyless ? undefined : parseJsonBody(body as string, opts.maxDepth));
     } catch (e) {
       done(e as Error, undefined);
     }

@@ -11,8 +11,8 @@ export interface ServerProcess {
   port: number;
   /** Everything the process printed. */
   output(): string;
-  /** SIGKILL (or another signal); resolves once the process is gone. */
-  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGKILL (or another signal); resolves with the exit code once the process is gone. */
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Starts `node --import tsx src/main.ts` with the given environment; resolves once GET /health answers 200. */
@@ -29,7 +29,7 @@ export async function startProcess(env: Record<string, string>, port?: number): 
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { out += d; });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
@@ -47,7 +47,7 @@ export async function startProcess(env: Record<string, string>, port?: number): 
     output: () => out,
     async kill(signal = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
+      return exited;
     },
   };
 }
