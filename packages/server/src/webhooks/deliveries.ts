@@ -1,6 +1,6 @@
 import { newId } from '../ids/ids.ts';
 import type { ChangeEvent } from '../documents/changes.ts';
-import type { Param, Queryable, Store } from '../store/store.ts';
+import type { Dialect, Param, Queryable, Store } from '../store/store.ts';
 
 /**
  * The durable queue: SQL over `webhook_deliveries` and `webhook_attempts`. A delivery is a row
@@ -134,6 +134,8 @@ export interface Claimed {
   url: string;
   secret: string;
   leaseToken: string;
+  /** The webhook's run of failed deliveries when claimed (0: a success has nothing to reset). */
+  failureStreak: number;
 }
 
 export interface ClaimOptions {
@@ -183,14 +185,15 @@ export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ clai
       [opts.leaseUntil, token, ...chosen],
     );
     const hooks = [...taken.keys()];
-    const webhooks = await tx.all<{ id: string; url: string; secret: string }>(
-      `SELECT id, url, secret FROM webhooks WHERE id IN (${hooks.map(() => '?').join(', ')})`, hooks,
+    const webhooks = await tx.all<{ id: string; url: string; secret: string; failure_streak: number | string }>(
+      `SELECT id, url, secret, failure_streak FROM webhooks WHERE id IN (${hooks.map(() => '?').join(', ')})`, hooks,
     );
     const byId = new Map(webhooks.map((w) => [w.id, w]));
     const claimed = rows.map((r) => ({
       id: r.id, webhookId: r.webhook_id, eventId: r.event_id, event: r.event, payload: r.payload,
       attempts: Number(r.attempts), seriesStart: Number(r.series_start),
       url: byId.get(r.webhook_id)!.url, secret: byId.get(r.webhook_id)!.secret, leaseToken: token,
+      failureStreak: Number(byId.get(r.webhook_id)!.failure_streak),
     }));
     return { claimed, more };
   });
@@ -209,19 +212,29 @@ export interface AttemptRecord {
 
 /**
  * Records an attempt and the delivery's new state, if the lease is still ours (a dispatcher that
- * lost its lease records nothing). Runs in the caller's transaction; returns whether it counted.
+ * lost its lease records nothing); returns whether it counted. Where the dialect has writable
+ * CTEs both writes are one statement, atomic by itself, so the caller needs no transaction for
+ * it (one round trip per attempt on PostgreSQL); elsewhere run it in a transaction.
  */
-export async function recordAttempt(tx: Queryable, c: Claimed, a: AttemptRecord): Promise<boolean> {
+export async function recordAttempt(q: Queryable, dialect: Dialect, c: Claimed, a: AttemptRecord): Promise<boolean> {
   const n = c.attempts + 1;
-  const changed = await tx.run(
-    `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?, response_status = ?, lease_until = NULL, lease_token = NULL
-     WHERE id = ? AND lease_token = ?`,
-    [a.status, n, a.nextAttemptAt, a.at, a.responseStatus, c.id, c.leaseToken],
-  );
-  if (changed === 0) return false;
-  await tx.run(
+  const update = `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?, response_status = ?, lease_until = NULL, lease_token = NULL
+     WHERE id = ? AND lease_token = ?`;
+  const updateParams: Param[] = [a.status, n, a.nextAttemptAt, a.at, a.responseStatus, c.id, c.leaseToken];
+  const attemptParams: Param[] = [n, a.at, a.responseStatus, a.durationMs, a.error, a.responseBody];
+  if (dialect.writableCte) {
+    const row = await q.get(
+      `WITH d AS (${update} RETURNING id)
+       INSERT INTO webhook_attempts (delivery_id, n, at, response_status, duration_ms, error, response_body)
+       SELECT d.id, CAST(? AS integer), ?, CAST(? AS integer), CAST(? AS integer), ?, ? FROM d RETURNING delivery_id`,
+      [...updateParams, ...attemptParams],
+    );
+    return row !== undefined;
+  }
+  if ((await q.run(update, updateParams)) === 0) return false;
+  await q.run(
     'INSERT INTO webhook_attempts (delivery_id, n, at, response_status, duration_ms, error, response_body) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [c.id, n, a.at, a.responseStatus, a.durationMs, a.error, a.responseBody],
+    [c.id, ...attemptParams],
   );
   return true;
 }

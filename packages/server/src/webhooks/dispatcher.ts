@@ -174,14 +174,20 @@ export class Dispatcher {
     const now = this.o.clock.now();
     const next = status === 'pending' ? now + backoffMs(this.o.retryBaseMs, inSeries) : null;
     const error = r.error ?? (ok ? null : `HTTP ${r.status}`);
-    const recorded = await this.o.store.transaction(async (tx) => {
-      const counted = await recordAttempt(tx, c, {
-        at: new Date(startedAt).toISOString(), status, nextAttemptAt: next === null ? null : new Date(next).toISOString(),
-        responseStatus: r.status, durationMs: r.durationMs, error, responseBody: r.body,
-      });
-      if (counted && status !== 'pending') await this.noteOutcome(tx, c.webhookId, ok, now, error);
-      return counted;
+    const { store } = this.o;
+    const record = (q: Queryable) => recordAttempt(q, store.dialect, c, {
+      at: new Date(startedAt).toISOString(), status, nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+      responseStatus: r.status, durationMs: r.durationMs, error, responseBody: r.body,
     });
+    // The common case, a success for a webhook that wasn't failing, is one statement on PostgreSQL.
+    const touchesWebhook = status !== 'pending' && (!ok || c.failureStreak > 0);
+    const recorded = !touchesWebhook && store.dialect.writableCte
+      ? await record(store)
+      : await store.transaction(async (tx) => {
+        const counted = await record(tx);
+        if (counted && touchesWebhook) await this.noteOutcome(tx, c.webhookId, ok, now, error);
+        return counted;
+      });
     if (!recorded) {
       this.o.log.warn({ delivery: c.id }, 'webhook dispatcher: lease lost before the attempt was recorded');
       return;

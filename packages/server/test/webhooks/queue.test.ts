@@ -27,8 +27,8 @@ forEachStore('webhook queue', (kind) => {
       const b = await claim(t + 10_001);
       assert.equal(b.claimed.length, 1, 'the lease ended (the first claimer died): claimable again');
       const record = { at: iso(t), status: 'succeeded' as const, nextAttemptAt: null, responseStatus: 200, durationMs: 1, error: null, responseBody: '' };
-      assert.equal(await store.transaction((tx) => recordAttempt(tx, a.claimed[0], record)), false, 'the old claim lost its lease');
-      assert.equal(await store.transaction((tx) => recordAttempt(tx, b.claimed[0], record)), true);
+      assert.equal(await store.transaction((tx) => recordAttempt(tx, store.dialect, a.claimed[0], record)), false, 'the old claim lost its lease');
+      assert.equal(await store.transaction((tx) => recordAttempt(tx, store.dialect, b.claimed[0], record)), true);
       const rows = await store.all<{ n: number }>('SELECT n FROM webhook_attempts');
       assert.deepEqual(rows.map((r) => Number(r.n)), [1]);
       assert.equal((await claim(t + 60_000)).claimed.length, 0, 'succeeded rows are never claimed');
