@@ -19,6 +19,10 @@ export interface LoadTarget {
   key?: string;
   /** Returns the path of the next request. */
   nextPath?: () => string;
+  /** More headers on every request. */
+  headers?: Record<string, string>;
+  /** Rebuilds each request: its path, body and/or headers (merged over `headers`). */
+  next?: () => { path?: string; body?: string; headers?: Record<string, string> };
   connections?: number;
 }
 
@@ -35,10 +39,10 @@ export interface Measurement {
 }
 
 function options(t: LoadTarget, duration: number): Options {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...t.headers };
   if (t.key) headers.authorization = `Bearer ${t.key}`;
   if (t.body !== undefined) headers['content-type'] = 'application/json';
-  const { nextPath } = t;
+  const { nextPath, next } = t;
   return {
     url: t.url,
     connections: t.connections ?? LOAD.connections,
@@ -50,6 +54,12 @@ function options(t: LoadTarget, duration: number): Options {
       path: t.path,
       body: t.body,
       ...(nextPath ? { setupRequest: (req: Request) => ({ ...req, path: nextPath() }) } : {}),
+      ...(next ? {
+        setupRequest: (req: Request) => {
+          const n = next();
+          return { ...req, ...(n.path ? { path: n.path } : {}), ...(n.body !== undefined ? { body: n.body } : {}), headers: { ...headers, ...req.headers, ...n.headers } };
+        },
+      } : {}),
     }],
   };
 }

@@ -54,9 +54,9 @@ async function adminSql(sql: string): Promise<void> {
 /**
  * Starts `packages/server/src/main.ts` in its own process on a fresh store: a SQLite file in a temp
  * directory, or a new PostgreSQL database (dropped by `stop()`). Rate limits are lifted so they never
- * answer 429. `BENCH_CPU_PROF=<dir>` makes the server write V8 CPU profiles under that directory when it stops.
+ * answer 429; `env` adds or overrides variables. `BENCH_CPU_PROF=<dir>` makes the server write V8 CPU profiles under that directory when it stops.
  */
-export async function startSvc(store: StoreKind): Promise<Svc> {
+export async function startSvc(store: StoreKind, env: Record<string, string> = {}): Promise<Svc> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   let databaseUrl: string;
   let cleanup: () => Promise<void>;
@@ -108,6 +108,7 @@ export async function startSvc(store: StoreKind): Promise<Svc> {
       SVC_ADMIN_EMAIL: ADMIN.email,
       SVC_ADMIN_PASSWORD: ADMIN.password,
       NODE_ENV: 'production',
+      ...env,
     }, ROOT);
   } catch (e) {
     await cleanup();
@@ -201,4 +202,17 @@ export async function waitForIndexes(svc: Svc, paths: string[], poke: () => Prom
     }
     await sleep(250);
   }
+}
+
+/**
+ * The stores a scenario runs on: SQLite, and PostgreSQL when reachable. `BENCH_STORES=sqlite` (or
+ * `postgres`, comma-separated) narrows it. `skipped` is a note for the section when PostgreSQL is unreachable.
+ */
+export async function benchStores(all: StoreKind[] = ['sqlite', 'postgres']): Promise<{ stores: StoreKind[]; skipped?: string }> {
+  const wanted = process.env.BENCH_STORES ? process.env.BENCH_STORES.split(',').map((s) => s.trim()) : all;
+  const stores = all.filter((s) => wanted.includes(s));
+  if (stores.includes('postgres') && !(await postgresAvailable())) {
+    return { stores: stores.filter((s) => s !== 'postgres'), skipped: 'PostgreSQL: **skipped**, no server at BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).' };
+  }
+  return { stores };
 }

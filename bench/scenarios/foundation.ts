@@ -14,6 +14,7 @@ import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
+import { summarize } from '../lib/stats.ts';
 import { postgresAvailable, seed, startSvc, waitForIndexes, type StoreKind } from '../lib/svc.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
@@ -62,23 +63,6 @@ interface Row {
   bareName?: string;
   target: string;
   met?: boolean;
-}
-
-/** The distinct messages of a server's output lines (pino JSON or plain text), quoted, at most 3. */
-function summarize(lines: string[]): string {
-  const seen = new Map<string, number>();
-  for (const line of lines) {
-    let msg = line;
-    try {
-      const j = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
-      msg = `level ${j.level}: ${[j.msg, j.err?.message].filter(Boolean).join(': ')}`;
-    } catch {
-      // not pino JSON
-    }
-    msg = msg.replace(/^\(node:\d+\) /, '').slice(0, 160);
-    seen.set(msg, (seen.get(msg) ?? 0) + 1);
-  }
-  return [...seen].slice(0, 3).map(([m, n]) => `${n}× \`${m.replace(/`/g, "'")}\``).join('; ');
 }
 
 const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
