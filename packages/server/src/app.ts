@@ -56,7 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const bus = deps.bus ?? localBus();
   const app = Fastify({
-    logger: loggerOptions(config.logLevel, deps.logStream),
+    logger: loggerOptions(config.logLevel, deps.logStream, config.logPretty),
     trustProxy: config.trustProxy,
     bodyLimit: config.limits.bodyBytes,
     // Path parameters are checked by the routes (ids are up to 128 characters); the router's default

@@ -33,6 +33,8 @@ export interface Config {
   realtimeMaxBufferBytes: number;
   oauth: OAuthEndpoints;
   logLevel: string;
+  /** Human-readable log lines (a terminal) instead of JSON lines (a log collector). */
+  logPretty: boolean;
   limits: Limits;
 }
 
@@ -130,6 +132,8 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
       githubApiUrl: (env.OAUTH_GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
     }),
     logLevel: env.LOG_LEVEL || 'info',
+    // LOG_FORMAT=json|pretty; by default pretty only when a person is watching the terminal.
+    logPretty: env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY),
     limits: Object.freeze({
       documentBytes: int(env, 'LIMIT_DOCUMENT_BYTES', 1024 * 1024, 1),
       bodyBytes: int(env, 'LIMIT_BODY_BYTES', 16 * 1024 * 1024, 1),

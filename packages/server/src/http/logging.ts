@@ -13,10 +13,10 @@ export function redactUrl(url: string): string {
  * pino options for Fastify: request logs carry method, route, redacted URL and status — never
  * headers (Authorization, X-Session-Token) or bodies (passwords).
  */
-export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, stream?: DestinationStream, pretty = false): FastifyServerOptions['logger'] {
   return {
     level,
-    ...(stream ? { stream } : {}),
+    ...(stream ? { stream } : pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
     serializers: {
       req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
