@@ -18,6 +18,17 @@ export interface ConnectionDeps {
   maxBufferBytes: number;
 }
 
+/** Every socket of an instance gets the same event object from the feed: serialise it once. */
+const messages = new WeakMap<ChangeEvent, string>();
+function eventMessage(e: ChangeEvent): string {
+  let text = messages.get(e);
+  if (text === undefined) {
+    text = JSON.stringify({ type: 'event', id: e.id, event: e.type, collection: e.collection, document: e.document, timestamp: e.timestamp });
+    messages.set(e, text);
+  }
+  return text;
+}
+
 /**
  * One realtime socket: `ready`, then the replay after `after` (if asked), then live events, each
  * once and in id order.
@@ -94,7 +105,7 @@ export class RealtimeConnection implements FeedSubscriber {
   }
 
   private sendEvent(e: ChangeEvent): void {
-    this.sendJson({ type: 'event', id: e.id, event: e.type, collection: e.collection, document: e.document, timestamp: e.timestamp });
+    this.sendText(eventMessage(e));
   }
 
   /**
@@ -102,9 +113,13 @@ export class RealtimeConnection implements FeedSubscriber {
    * limit, the client is not keeping up and is closed. One large message alone is fine.
    */
   private sendJson(message: object): void {
+    this.sendText(JSON.stringify(message));
+  }
+
+  private sendText(text: string): void {
     if (this.closed) return;
     if (this.ws.bufferedAmount > this.deps.maxBufferBytes) return this.closeSlow();
-    this.ws.send(JSON.stringify(message));
+    this.ws.send(text);
   }
 
   /** The replay reads at the client's pace: it waits for the backlog to drain (a stalled client is cut after a grace period). */

@@ -155,7 +155,7 @@ export interface ClaimOptions {
  * wait for each other), at most `room(webhook)` of them per webhook get a lease, the rest stay
  * as they were. `more` says whether due rows were left behind.
  */
-export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ claimed: Claimed[]; more: boolean }> {
+export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ claimed: Claimed[]; more: boolean; windowFull: boolean }> {
   const token = newId();
   const window = Math.max(opts.limit * 2, 16);
   return store.transaction(async (tx) => {
@@ -177,7 +177,9 @@ export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ clai
       chosen.push(c.id);
     }
     const more = candidates.length > chosen.length || candidates.length === window;
-    if (chosen.length === 0) return { claimed: [], more };
+    // Every candidate was taken and there may be more: only then is another claim worth its query.
+    const windowFull = candidates.length === window && chosen.length === candidates.length;
+    if (chosen.length === 0) return { claimed: [], more, windowFull };
     const marks = chosen.map(() => '?').join(', ');
     const rows = await tx.all<{ id: string; webhook_id: string; event_id: string; event: string; payload: string; attempts: number | string; series_start: number | string }>(
       `UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE id IN (${marks})
@@ -195,7 +197,7 @@ export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ clai
       url: byId.get(r.webhook_id)!.url, secret: byId.get(r.webhook_id)!.secret, leaseToken: token,
       failureStreak: Number(byId.get(r.webhook_id)!.failure_streak),
     }));
-    return { claimed, more };
+    return { claimed, more, windowFull };
   });
 }
 

@@ -127,7 +127,7 @@ export class Dispatcher {
     while (this.running && this.inFlight.size < this.maxInFlight) {
       const now = this.o.clock.now();
       const full = [...this.perWebhook].filter(([, n]) => n >= this.maxPerWebhook).map(([id]) => id);
-      const { claimed, more } = await claimDue(this.o.store, {
+      const { claimed, more, windowFull } = await claimDue(this.o.store, {
         now: new Date(now).toISOString(),
         leaseUntil: new Date(now + this.leaseMs).toISOString(),
         limit: this.maxInFlight - this.inFlight.size,
@@ -138,7 +138,9 @@ export class Dispatcher {
       this.backlog = more || full.length > 0;
       for (const c of claimed) this.launch(c);
       if (!this.running) return;
-      if (claimed.length === 0 || !more) return;
+      // Rows left behind belong to webhooks at their concurrency cap: a finishing attempt claims
+      // again. Looping now would scan past them for nothing (once per delivery, under a backlog).
+      if (claimed.length === 0 || !windowFull) return;
     }
   }
 
