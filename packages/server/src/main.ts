@@ -1,7 +1,8 @@
 import { loadConfig, ConfigError } from './config.ts';
 import { openStore } from './store/open-store.ts';
 import { buildApp } from './app.ts';
-import { localLimiter, redisLimiter } from './infra/limiter/flexible.ts';
+import { redisLimiter } from './infra/limiter/flexible.ts';
+import { localLimiter } from './infra/limiter/local.ts';
 import { localBus } from './infra/bus/local.ts';
 import { redisBus } from './infra/bus/redis.ts';
 import { countOperators, ensureOperator } from './admin/operators.ts';

@@ -85,11 +85,12 @@ export function installAuth(app: FastifyInstance, deps: { store: Store; lastUsed
 
 /** Throws the recorded authentication failure, then the public-key rule of `secret` routes. */
 export function installAccessCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.authFailure) throw request.authFailure;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.authFailure) return done(request.authFailure);
     if (request.routeOptions.config?.access === 'secret' && request.principal?.kind === 'public') {
-      throw new ApiError('read_only_key', 'A public key is read-only; use a secret key to write');
+      return done(new ApiError('read_only_key', 'A public key is read-only; use a secret key to write'));
     }
+    done();
   });
 }
 

@@ -24,10 +24,11 @@ export function installBodyParsing(app: FastifyInstance, opts: { maxDepth: numbe
   app.addContentTypeParser('*', (_req, _payload, done) => {
     done(new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json'), undefined);
   });
-  app.addHook('preParsing', async (request) => {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     if (hasBody && !request.headers['content-type']) {
-      throw new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json');
+      return done(new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json'));
     }
+    done(null, payload);
   });
 }

@@ -31,9 +31,11 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Counts and times every request by its route pattern (bounded label values, no ids). */
 export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback-style hooks (here and in http/) cost no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    done();
   });
 }

@@ -7,7 +7,7 @@ import { errorCode, freePort, request } from '../helpers/server.ts';
 import { startProcess } from '../helpers/process.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { localLimiter } from '../../src/infra/limiter/flexible.ts';
+import { localLimiter } from '../../src/infra/limiter/local.ts';
 import { createOperator } from '../../src/admin/operators.ts';
 import { newSetupToken } from '../../src/admin/setup.ts';
 

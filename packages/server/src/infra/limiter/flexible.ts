@@ -1,12 +1,12 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
 import type { LimitResult, Limiter } from './limiter.ts';
 
 const DEFAULT_WINDOW_SECONDS = 60;
 
 /**
- * A Limiter over rate-limiter-flexible: one counter per (limit, window, key), atomic in memory and
- * in Redis (where it is an INCR with expiry in one round trip), so an exact burst is counted exactly.
+ * A Limiter over rate-limiter-flexible: one counter per (limit, window, key), atomic in Redis (an
+ * INCR with expiry in one round trip), so an exact burst is counted exactly across instances.
  */
 class FlexibleLimiter implements Limiter {
   private readonly byLimit = new Map<string, RateLimiterAbstract>();
@@ -33,11 +33,6 @@ class FlexibleLimiter implements Limiter {
 /** Counter namespace per (limit, window); the one-minute windows keep their original prefix. */
 const prefix = (base: string, points: number, seconds: number): string =>
   seconds === DEFAULT_WINDOW_SECONDS ? `${base}${points}` : `${base}${points}w${seconds}`;
-
-/** Counters in this process's memory: right for one instance. */
-export function localLimiter(): Limiter {
-  return new FlexibleLimiter((points, duration) => new RateLimiterMemory({ points, duration, keyPrefix: prefix('l', points, duration) }), async () => undefined);
-}
 
 /** Counters in Redis, shared by every instance pointed at it. */
 export function redisLimiter(url: string): Limiter {

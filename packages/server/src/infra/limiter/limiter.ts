@@ -13,7 +13,7 @@ export interface LimitResult {
  * instance).
  */
 export interface Limiter {
-  /** Counts one request against `limit` per `windowSeconds` (default 60) for `key`. */
-  consume(key: string, limit: number, windowSeconds?: number): Promise<LimitResult>;
+  /** Counts one request against `limit` per `windowSeconds` (default 60) for `key` (the local limiter answers synchronously). */
+  consume(key: string, limit: number, windowSeconds?: number): LimitResult | Promise<LimitResult>;
   close(): Promise<void>;
 }

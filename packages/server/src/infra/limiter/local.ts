@@ -1,0 +1,30 @@
+import type { LimitResult, Limiter } from './limiter.ts';
+
+/**
+ * Fixed-window counters in this process's memory: right for one instance. Hand-written rather
+ * than rate-limiter-flexible's memory limiter because it runs on every request: here a count is a
+ * Map lookup and an increment, answered synchronously, with no promise, result object or timer per
+ * request (the library's version cost about a tenth of a get-by-id's server time). The Redis
+ * limiter, shared by instances, stays on the library.
+ */
+export function localLimiter(now: () => number = Date.now): Limiter {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  // Forget windows that ended, so one-off keys (client IPs) don't accumulate.
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
+  }, 60_000);
+  sweep.unref();
+  return {
+    consume(key: string, limit: number, windowSeconds = 60): LimitResult {
+      const t = now();
+      const id = `${limit}/${windowSeconds}/${key}`;
+      let w = windows.get(id);
+      if (!w || w.resetAt <= t) windows.set(id, (w = { count: 0, resetAt: t + windowSeconds * 1000 }));
+      w.count += 1;
+      const resetSeconds = Math.max(1, Math.ceil((w.resetAt - t) / 1000));
+      return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetSeconds };
+    },
+    close: async () => clearInterval(sweep),
+  };
+}
