@@ -210,25 +210,24 @@ export class DocumentsService {
     if (paths.length) void this.deps.indexer.ensure(paths);
     const where = `database_id = ? AND collection = ?${filter ? ` AND (${filter.sql})` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
-    const rows = await this.store.all<DocumentRow>(
-      `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${where}
+    // The total rides along with the page as a column (one query instead of two): the collection's
+    // counter when unfiltered, else the database's version, which keys the CountCache.
+    const extra = filter
+      ? { sql: '(SELECT last_event_id FROM databases WHERE id = ?)', params: [databaseId] }
+      : { sql: '(SELECT count FROM collections WHERE database_id = ? AND name = ?)', params: [databaseId, collection] };
+    const rows = await this.store.all<DocumentRow & { extra: number | string | null }>(
+      `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, ${extra.sql} AS extra FROM documents WHERE ${where}
        ORDER BY ${orderBy(dialect.json, sortField, q.sortOrder === 'desc')} LIMIT ? OFFSET ?`,
-      [...params, q.limit, q.offset],
+      [...extra.params, ...params, q.limit, q.offset],
     );
-    const total = filter ? await this.filteredTotal(databaseId, where, params) : await this.collectionCount(databaseId, collection);
+    const known = rows.length ? rows[0].extra : (await this.store.get<{ v: number | string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
+    const total = filter ? await this.filteredTotal(databaseId, String(known ?? 0), where, params) : Number(known ?? 0);
     return `{"documents":${documentArrayJson(rows.map(jsonOfRow))},"total":${total},"limit":${q.limit},"offset":${q.offset}}`;
   }
 
-  /** Unfiltered totals come from the per-collection counter, never from counting rows. */
-  private async collectionCount(databaseId: string, collection: string): Promise<number> {
-    const row = await this.store.get<{ n: number | string }>('SELECT count AS n FROM collections WHERE database_id = ? AND name = ?', [databaseId, collection]);
-    return Number(row?.n ?? 0);
-  }
-
-  /** Counts a filtered set once per state of the database (CountCache). */
-  private async filteredTotal(databaseId: string, where: string, params: Param[]): Promise<number> {
-    const version = await this.store.get<{ v: number | string }>('SELECT last_event_id AS v FROM databases WHERE id = ?', [databaseId]);
-    const key = this.counts.key(databaseId, String(version?.v ?? 0), where, params);
+  /** Counts a filtered set once per version of the database (CountCache). */
+  private async filteredTotal(databaseId: string, version: string, where: string, params: Param[]): Promise<number> {
+    const key = this.counts.key(databaseId, version, where, params);
     const cached = this.counts.get(key);
     if (cached !== undefined) return cached;
     const row = await this.store.get<{ n: number | string }>(`SELECT count(*) AS n FROM documents WHERE ${where}`, params);
