@@ -13,7 +13,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { openStore } from '../../server/src/store/open-store.ts';
-import { localLimiter } from '../../server/src/infra/limiter/flexible.ts';
+import { localLimiter } from '../../server/src/infra/limiter/local.ts';
 
 export const OUTPUT = fileURLToPath(new URL('../src/generated/api.ts', import.meta.url));
 
