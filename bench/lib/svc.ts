@@ -6,6 +6,7 @@ import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startProcess, type ServerProcess } from './process.ts';
 import { ROOT } from './paths.ts';
+import { summarize } from './stats.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -215,4 +216,11 @@ export async function benchStores(all: StoreKind[] = ['sqlite', 'postgres']): Pr
     return { stores: stores.filter((s) => s !== 'postgres'), skipped: 'PostgreSQL: **skipped**, no server at BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).' };
   }
   return { stores };
+}
+
+/** Stops svc and, if it printed anything (it runs at LOG_LEVEL=warn), notes what. */
+export async function stopSvc(svc: Svc, name: string, notes: string[]): Promise<void> {
+  await svc.stop();
+  const logged = svc.output();
+  if (logged.length) notes.push(`${name}: svc wrote ${logged.length}${logged.length === 200 ? '+' : ''} line(s) to its output (LOG_LEVEL=warn): ${summarize(logged)}.`);
 }

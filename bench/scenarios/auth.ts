@@ -18,8 +18,7 @@ import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
-import { summarize } from '../lib/stats.ts';
-import { benchStores, call, seed, startSvc, type StoreKind } from '../lib/svc.ts';
+import { benchStores, call, seed, startSvc, type StoreKind, stopSvc } from '../lib/svc.ts';
 import { startWorker, type Worker } from '../lib/worker.ts';
 
 const USERS = Number(process.env.BENCH_AUTH_USERS ?? 120);
@@ -80,9 +79,7 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     });
     rows.push({ scenario: 'GET /auth/me with a session', store: name, m: me, base: { rate: bareGet.rps, p50: bareGet.p50, p99: bareGet.p99 }, baseName: 'bare get', target: 0.6, targetText: '≥ 60 % of bare get' });
   } finally {
-    await svc.stop();
-    const logged = svc.output();
-    if (logged.length) notes.push(`${name}: svc wrote ${logged.length}${logged.length === 200 ? '+' : ''} line(s) to its output (LOG_LEVEL=warn): ${summarize(logged)}.`);
+    await stopSvc(svc, name, notes);
   }
 }
 

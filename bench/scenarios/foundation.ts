@@ -14,8 +14,7 @@ import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
-import { summarize } from '../lib/stats.ts';
-import { postgresAvailable, seed, startSvc, waitForIndexes, type StoreKind } from '../lib/svc.ts';
+import { postgresAvailable, seed, startSvc, waitForIndexes, type StoreKind, stopSvc } from '../lib/svc.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const BULK_SIZE = 1000;
@@ -136,9 +135,7 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     const bulk = await run('bulk 1,000', svcTarget({ method: 'POST', path: '/v1/bulked/bulk', body: bulkBody, ...bulkConn }));
     rows.push({ scenario: `bulk insert ${num(BULK_SIZE)} (${BULK_CONNECTIONS} conn.)`, store: name, m: bulk, bare: bareBulk, bareName: 'bare bulk', target: `— (${num(bulk.rps * BULK_SIZE)} docs/s)` });
   } finally {
-    await svc.stop();
-    const logged = svc.output();
-    if (logged.length) notes.push(`${name}: svc wrote ${logged.length}${logged.length === 200 ? '+' : ''} line(s) to its output (LOG_LEVEL=warn): ${summarize(logged)}.`);
+    await stopSvc(svc, name, notes);
   }
 }
 

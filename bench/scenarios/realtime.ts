@@ -14,8 +14,8 @@ import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
-import { now, openFilesLimit, percentiles, rssKiB, summarize } from '../lib/stats.ts';
-import { benchStores, call, startSvc, type StoreKind } from '../lib/svc.ts';
+import { now, openFilesLimit, percentiles, rssKiB } from '../lib/stats.ts';
+import { benchStores, call, startSvc, type StoreKind, stopSvc } from '../lib/svc.ts';
 import { startWorker, type Worker } from '../lib/worker.ts';
 
 const WANTED_SOCKETS = Number(process.env.BENCH_REALTIME_SOCKETS ?? 10_000);
@@ -217,9 +217,7 @@ const realtime: Scenario = {
           const p = await pass(`svc (${name})`, clients, target, sockets);
           passes.push({ svc: p, bare, store: name });
         } finally {
-          await svc.stop();
-          const logged = svc.output();
-          if (logged.length) notes.push(`${name}: svc wrote ${logged.length}${logged.length === 200 ? '+' : ''} line(s) to its output (LOG_LEVEL=warn): ${summarize(logged)}.`);
+          await stopSvc(svc, name, notes);
         }
       }
     } finally {

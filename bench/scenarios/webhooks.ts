@@ -17,8 +17,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LOAD } from '../lib/load.ts';
 import { machine, num, table } from '../lib/markdown.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
-import { now, percentiles, summarize } from '../lib/stats.ts';
-import { benchStores, call, startSvc, type Svc, type StoreKind } from '../lib/svc.ts';
+import { now, percentiles } from '../lib/stats.ts';
+import { benchStores, call, startSvc, type Svc, type StoreKind, stopSvc } from '../lib/svc.ts';
 import { startWorker, type Worker } from '../lib/worker.ts';
 
 /** Documents for the one-webhook row; the five-webhook row inserts a fifth as many per webhook-count total. */
@@ -206,9 +206,7 @@ async function benchStore(store: StoreKind, receiver: Receiver, loop: Worker, ro
     });
     notes.push(`${name}: in the latency row the insert itself answered in p50 ${num(w.p50, 2)} ms, p99 ${num(w.p99, 1)} ms (request sent → 201); the slowest delivery arrived ${num(p.max, 1)} ms after its 201.`);
   } finally {
-    await svc.stop();
-    const logged = svc.output();
-    if (logged.length) notes.push(`${name}: svc wrote ${logged.length}${logged.length === 200 ? '+' : ''} line(s) to its output (LOG_LEVEL=warn): ${summarize(logged)}.`);
+    await stopSvc(svc, name, notes);
   }
 }
 
