@@ -16,10 +16,19 @@ export const EMAIL_LIMITS = {
 
 export type EmailLimited = keyof typeof EMAIL_LIMITS;
 
-/** Counts one request for an e-mail; past the limit, 429 `rate_limited` with `retryAfter` and Retry-After. */
-export async function limitPerEmail(limiter: Limiter, reply: FastifyReply, route: EmailLimited, databaseId: string, email: string): Promise<void> {
+/** Counts one request for an e-mail; answers whether it is within the limit. */
+export async function withinEmailLimit(limiter: Limiter, route: EmailLimited, databaseId: string, email: string): Promise<{ allowed: boolean; resetSeconds: number }> {
   const { limit, windowSeconds } = EMAIL_LIMITS[route];
-  const r = await limiter.consume(`auth:${route}:${databaseId}:${email}`, limit, windowSeconds);
+  return limiter.consume(`auth:${route}:${databaseId}:${email}`, limit, windowSeconds);
+}
+
+/**
+ * Sign-in past its per-e-mail limit: 429 `rate_limited` with `retryAfter` and Retry-After.
+ * (forgot-password and magic-link answer 202 whatever happens, as API.md §2 says, and simply send
+ * nothing past theirs.)
+ */
+export async function limitPerEmail(limiter: Limiter, reply: FastifyReply, route: EmailLimited, databaseId: string, email: string): Promise<void> {
+  const r = await withinEmailLimit(limiter, route, databaseId, email);
   if (r.allowed) return;
   reply.header('Retry-After', r.resetSeconds);
   throw new ApiError('rate_limited', `Too many ${route} requests for this e-mail; retry in ${r.resetSeconds} s`, undefined, { retryAfter: r.resetSeconds });

@@ -10,7 +10,7 @@ import type { Store } from '../store/store.ts';
 import { Background } from './background.ts';
 import { startPurging } from './cleanup.ts';
 import { EmailLinks } from './email-links.ts';
-import { limitPerEmail } from './limits.ts';
+import { limitPerEmail, withinEmailLimit } from './limits.ts';
 import { InvalidState, OAuthFlow } from './oauth/flow.ts';
 import {
   AcceptedResponse, ChangePasswordBody, ForgotPasswordBody, MagicLinkBody, NoContent, OAuthCallbackQuery, OAuthStartQuery, PatchMeBody,
@@ -112,8 +112,8 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
     const databaseId = databaseOf(request);
     const email = validEmail(request.body.email);
     const target = await links.target(databaseId, request.body.redirectUrl);
-    await limitPerEmail(limiter, reply, 'forgot-password', databaseId, email);
-    links.requestReset(databaseId, email, target);
+    if ((await withinEmailLimit(limiter, 'forgot-password', databaseId, email)).allowed) links.requestReset(databaseId, email, target);
+    else request.log.info('forgot-password: per-e-mail limit reached, no mail sent');
     return reply.code(202).send({});
   });
 
@@ -131,8 +131,8 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
     const databaseId = databaseOf(request);
     const email = validEmail(request.body.email);
     const target = await links.target(databaseId, request.body.redirectUrl);
-    await limitPerEmail(limiter, reply, 'magic-link', databaseId, email);
-    links.requestMagicLink(databaseId, email, target);
+    if ((await withinEmailLimit(limiter, 'magic-link', databaseId, email)).allowed) links.requestMagicLink(databaseId, email, target);
+    else request.log.info('magic-link: per-e-mail limit reached, no mail sent');
     return reply.code(202).send({});
   });
 
