@@ -8,6 +8,7 @@ import type { Limiter } from './infra/limiter/limiter.ts';
 import { installErrorHandling } from './errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { installBodyParsing } from './http/body.ts';
+import { installValidation } from './http/validation.ts';
 import { installAccessCheck, installAuth } from './http/auth.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { createMetrics, installRequestMetrics } from './operations/metrics.ts';
@@ -62,9 +63,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Path parameters are checked by the routes (ids are up to 128 characters); the router's default
     // of 100 would answer longer ones with its own 414, outside the error shape.
     routerOptions: { maxParamLength: 16 * 1024 },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },
   });
   installErrorHandling(app);
+  installValidation(app);
   // Browsers call the API from their own origins with a public key in a header (no cookies), so
   // any origin may: the key, not the origin, is the credential.
   await app.register(cors, {
