@@ -1,4 +1,4 @@
-import { describe, type TestContext } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,13 +100,22 @@ export function openTestStore(kind: StoreKind): Promise<TestStore> {
 export function forEachStore(name: string, suite: (kind: StoreKind) => void): void {
   for (const kind of STORE_KINDS) {
     describe(`${name} [${kind}]`, async () => {
-      if (kind === 'postgres' && !(await postgresAvailable())) {
-        describe.skip('PostgreSQL is not reachable at ' + PG_ADMIN_URL, () => undefined);
-        return;
-      }
-      suite(kind);
+      const missing = kind === 'postgres' && (await missingServices({ postgres: true }));
+      if (missing) test(`${name} on PostgreSQL`, { skip: missing }, () => undefined);
+      else suite(kind);
     });
   }
+}
+
+/**
+ * Why tests that need these services can't run here, or false when they can: the one place a
+ * test may be skipped, and only locally. Under CI=true a missing service throws, so the test
+ * fails instead (postgresAvailable, redisAvailable).
+ */
+export async function missingServices(needs: { postgres?: boolean; redis?: boolean }): Promise<string | false> {
+  if (needs.postgres && !(await postgresAvailable())) return `PostgreSQL is not reachable at ${PG_ADMIN_URL}`;
+  if (needs.redis && !(await redisAvailable())) return `Redis is not reachable at ${REDIS_URL}`;
+  return false;
 }
 
 export type { TestContext };

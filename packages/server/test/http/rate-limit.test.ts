@@ -1,6 +1,8 @@
-import { before, after, test, type TestContext } from 'node:test';
+import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachStore, redisAvailable, REDIS_URL } from '../helpers/stores.ts';
+import { forEachStore, missingServices, REDIS_URL } from '../helpers/stores.ts';
+
+const redisMissing = await missingServices({ redis: true });
 import { errorCode, request, startServer, type Response, type TestServer } from '../helpers/server.ts';
 
 const int = (r: Response, name: string): number => {
@@ -100,11 +102,7 @@ forEachStore('rate limits', (kind) => {
     assert.equal(limitHeaders(ok).limit, 40);
   });
 
-  test('with the Redis limiter: the same exact burst, shared by two instances', async (t: TestContext) => {
-    if (!(await redisAvailable())) {
-      t.skip(`Redis is not reachable at ${REDIS_URL}`);
-      return;
-    }
+  test('with the Redis limiter: the same exact burst, shared by two instances', { skip: redisMissing }, async () => {
     const env = { RATE_LIMIT_PER_KEY: '40', RATE_LIMIT_PER_IP: '1000000', REDIS_URL };
     const a = await startServer(kind, { redis: true, env });
     const b = await startServer(kind, { redis: true, env, db: a.db });

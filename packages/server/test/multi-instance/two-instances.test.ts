@@ -1,6 +1,6 @@
 import { describe, before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { postgresAvailable, postgresTestStore, redisAvailable, REDIS_URL, type TestStore } from '../helpers/stores.ts';
+import { missingServices, postgresTestStore, REDIS_URL, type TestStore } from '../helpers/stores.ts';
 import { OPERATOR, request } from '../helpers/server.ts';
 import { startProcess, type ServerProcess } from '../helpers/process.ts';
 import { openWs } from '../helpers/ws.ts';
@@ -10,11 +10,7 @@ import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
  * API.md §3/§5 and DESIGN.md: two real server processes on one PostgreSQL database and one
  * Redis behave as one service.
  */
-describe('two instances on one PostgreSQL and one Redis', async () => {
-  if (!(await postgresAvailable()) || !(await redisAvailable())) {
-    test.skip('needs PostgreSQL and Redis', () => undefined);
-    return;
-  }
+describe('two instances on one PostgreSQL and one Redis', { skip: await missingServices({ postgres: true, redis: true }) }, () => {
   let db: TestStore;
   let a: ServerProcess;
   let b: ServerProcess;
