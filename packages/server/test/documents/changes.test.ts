@@ -1,25 +1,19 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { request, startServer, type TestServer } from '../helpers/server.ts';
+import { request, useServer } from '../helpers/server.ts';
 import { readChanges } from '../../src/documents/changes.ts';
 
 forEachStore('change log', (kind) => {
-  let server: TestServer;
-  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
-  before(async () => {
-    server = await startServer(kind);
-    db = await server.createDatabase();
-  });
-  after(() => server.close());
+  const t = useServer(kind);
 
   test('create, patch, delete and each bulk item write one event in the same transaction', async () => {
-    const c = await request(server, 'POST', '/notes/docs', { key: db.secretKey, body: { a: 1 } });
+    const c = await request(t.server, 'POST', '/notes/docs', { key: t.db.secretKey, body: { a: 1 } });
     const id = (c.json as { id: string }).id;
-    await request(server, 'PATCH', `/notes/docs/${id}`, { key: db.secretKey, body: { a: 2 } });
-    await request(server, 'DELETE', `/notes/docs/${id}`, { key: db.secretKey });
-    await request(server, 'POST', '/notes/bulk', { key: db.secretKey, body: { documents: [{ b: 1 }, { b: 2 }] } });
-    const events = await readChanges(server.db.store, server.db.store.dialect, db.databaseId, '0');
+    await request(t.server, 'PATCH', `/notes/docs/${id}`, { key: t.db.secretKey, body: { a: 2 } });
+    await request(t.server, 'DELETE', `/notes/docs/${id}`, { key: t.db.secretKey });
+    await request(t.server, 'POST', '/notes/bulk', { key: t.db.secretKey, body: { documents: [{ b: 1 }, { b: 2 }] } });
+    const events = await readChanges(t.server.db.store, t.server.db.store.dialect, t.db.databaseId, '0');
     assert.deepEqual(events.map((e) => e.type), ['document.created', 'document.updated', 'document.deleted', 'document.created', 'document.created']);
     assert.deepEqual(events.map((e) => e.id), ['1', '2', '3', '4', '5']);
     assert.deepEqual(events[1].previous, c.json);
@@ -27,16 +21,16 @@ forEachStore('change log', (kind) => {
   });
 
   test('a failed bulk writes no event', async () => {
-    const before = (await readChanges(server.db.store, server.db.store.dialect, db.databaseId, '0')).length;
-    const r = await request(server, 'POST', '/notes/bulk', { key: db.secretKey, body: { documents: [{ id: 'dup' }, { id: 'dup' }] } });
+    const before = (await readChanges(t.server.db.store, t.server.db.store.dialect, t.db.databaseId, '0')).length;
+    const r = await request(t.server, 'POST', '/notes/bulk', { key: t.db.secretKey, body: { documents: [{ id: 'dup' }, { id: 'dup' }] } });
     assert.equal(r.status, 409);
-    const afterEvents = await readChanges(server.db.store, server.db.store.dialect, db.databaseId, '0');
+    const afterEvents = await readChanges(t.server.db.store, t.server.db.store.dialect, t.db.databaseId, '0');
     assert.equal(afterEvents.length, before);
   });
 
   test('8 concurrent writers × 200 inserts: event ids unique, gap-free and in commit order', async () => {
-    const other = await server.createDatabase();
-    const { store } = server.db;
+    const other = await t.server.createDatabase();
+    const { store } = t.server.db;
     // A reader that keeps asking "what committed after the last id I saw?" while the writers run.
     // If an id could commit after a larger one, the reader would have moved past it and miss it.
     const seen: number[] = [];
@@ -54,7 +48,7 @@ forEachStore('change log', (kind) => {
     })();
     await Promise.all(Array.from({ length: 8 }, async (_, w) => {
       for (let i = 0; i < 200; i += 1) {
-        const r = await request(server, 'POST', `/load${w % 2}/docs`, { key: other.secretKey, body: { w, i } });
+        const r = await request(t.server, 'POST', `/load${w % 2}/docs`, { key: other.secretKey, body: { w, i } });
         assert.equal(r.status, 201);
       }
     }));

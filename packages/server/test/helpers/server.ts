@@ -1,3 +1,4 @@
+import { before, after } from 'node:test';
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -52,6 +53,20 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** A database made by `createDatabase`: its id and a secret and a public key. */
+export type TestDatabase = Awaited<ReturnType<TestServer['createDatabase']>>;
+
+/** Starts a server with one database before the suite's tests and closes it after them. */
+export function useServer(kind: StoreKind, opts: StartOptions = {}): { server: TestServer; db: TestDatabase } {
+  const ctx = {} as { server: TestServer; db: TestDatabase };
+  before(async () => {
+    ctx.server = await startServer(kind, opts);
+    ctx.db = await ctx.server.createDatabase();
+  });
+  after(() => ctx.server?.close());
+  return ctx;
 }
 
 /** Starts the real app on a fresh store, listening on 127.0.0.1 with a random port. */

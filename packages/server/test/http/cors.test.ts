@@ -1,19 +1,13 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 
 forEachStore('CORS', (kind) => {
-  let server: TestServer;
-  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
-  before(async () => {
-    server = await startServer(kind);
-    db = await server.createDatabase();
-  });
-  after(() => server.close());
+  const t = useServer(kind);
 
   test('a browser on another origin may call the API with a key: preflight and actual request', async () => {
-    const pre = await fetch(`${server.base}/posts/docs`, {
+    const pre = await fetch(`${t.server.base}/posts/docs`, {
       method: 'OPTIONS',
       headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-session-token' },
     });
@@ -22,9 +16,9 @@ forEachStore('CORS', (kind) => {
     assert.match(pre.headers.get('access-control-allow-methods') ?? '', /POST/);
     assert.match(pre.headers.get('access-control-allow-headers') ?? '', /X-Session-Token/i);
     assert.equal(pre.headers.get('x-ratelimit-limit'), null, 'preflights are not counted');
-    const r = await fetch(`${server.base}/posts/docs`, {
+    const r = await fetch(`${t.server.base}/posts/docs`, {
       method: 'POST', body: '{"a":1}',
-      headers: { origin: 'https://app.example.com', authorization: `Bearer ${db.secretKey}`, 'content-type': 'application/json' },
+      headers: { origin: 'https://app.example.com', authorization: `Bearer ${t.db.secretKey}`, 'content-type': 'application/json' },
     });
     assert.equal(r.status, 201);
     assert.equal(r.headers.get('access-control-allow-origin'), '*');
