@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const documents = new DocumentsService({ store, limits: config.limits, indexer, onChange, inTransaction: [webhooks.enqueue] });
 
   operationsRoutes(app, { store, metrics });
-  adminRoutes(app, { store });
+  adminRoutes(app, { store, publicUrl: config.publicUrl });
   setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) });
   userAdminRoutes(app, { store });
   documentRoutes(app, { documents, maxPageSize: config.limits.pageSize });

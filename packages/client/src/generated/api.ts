@@ -2269,7 +2269,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in operator */
+        /** The signed-in operator, and the address users reach (PUBLIC_URL: OAuth callbacks are built from it) */
         get: {
             parameters: {
                 query?: never;
@@ -2291,6 +2291,7 @@ export interface paths {
                                 email: string;
                                 id: string;
                             };
+                            publicUrl: string;
                         };
                     };
                 };

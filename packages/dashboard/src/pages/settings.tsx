@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, type Database } from '../api.ts';
 import { ErrorText, useAction, useToast } from '../ui.tsx';
 
@@ -14,7 +14,12 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
   const [secrets, setSecrets] = useState<Record<Provider, string>>({ google: '', github: '' });
   const act = useAction();
   const toast = useToast();
-  const callback = (p: Provider) => `${location.origin}/v1/auth/oauth/${p}/callback`;
+  // Providers call back PUBLIC_URL, which behind a proxy may differ from this page's address.
+  const [publicUrl, setPublicUrl] = useState(location.origin);
+  useEffect(() => {
+    api<{ publicUrl: string }>('GET', '/admin/me').then((r) => setPublicUrl(r.publicUrl), () => undefined);
+  }, []);
+  const callback = (p: Provider) => `${publicUrl}/v1/auth/oauth/${p}/callback`;
 
   const save = (e: Event) => {
     e.preventDefault();

@@ -11,7 +11,7 @@ import {
 } from './schemas.ts';
 
 /** §6 management API: operators, databases, keys. Every route but sign-in needs an operator token. */
-export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUrl: string }): void {
   const { store } = deps;
   const tags = ['admin'];
   const operator = { access: 'operator' as const };
@@ -30,8 +30,12 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store }): void 
   });
 
   app.get('/v1/admin/me', {
-    config: operator, schema: { tags, summary: 'The signed-in operator', response: { 200: Type.Object({ operator: OperatorSchema }), ...errors } },
-  }, async (request) => ({ operator: request.operator! }));
+    config: operator,
+    schema: {
+      tags, summary: 'The signed-in operator, and the address users reach (PUBLIC_URL: OAuth callbacks are built from it)',
+      response: { 200: Type.Object({ operator: OperatorSchema, publicUrl: Type.String() }), ...errors },
+    },
+  }, async (request) => ({ operator: request.operator!, publicUrl: deps.publicUrl }));
 
   app.post<{ Body: Static<typeof CreateOperatorBody> }>('/v1/admin/operators', {
     config: operator, schema: { tags, summary: 'Create another operator', body: CreateOperatorBody, response: { 201: Type.Object({ operator: OperatorSchema }), 409: ErrorResponse, ...errors } },

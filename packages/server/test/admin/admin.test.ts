@@ -25,6 +25,7 @@ forEachStore('management API', (kind) => {
     assert.ok(!/password|argon2|hash/i.test(r.text), r.text);
     const me = await request(server, 'GET', '/admin/me', { key: token });
     assert.equal((me.json as { operator: { email: string } }).operator.email, OPERATOR.email);
+    assert.equal((me.json as { publicUrl: string }).publicUrl, server.config.publicUrl, 'the dashboard shows OAuth callbacks on PUBLIC_URL');
   });
 
   test('a wrong password or an unknown e-mail → 401 invalid_credentials with the same message', async () => {
