@@ -15,8 +15,13 @@ const json = (reply: FastifyReply, status: number, text: string) => reply.code(s
 type WithCollection = FastifyRequest<{ Params: Static<typeof CollectionParams> }>;
 
 /** Collection names are checked before the body is validated, so a bad name wins over a bad body. */
-const collectionName = async (request: FastifyRequest) => {
-  checkCollection((request as WithCollection).params.collection);
+const collectionName = (request: FastifyRequest, _reply: FastifyReply, done: (e?: Error) => void) => {
+  try {
+    checkCollection((request as WithCollection).params.collection);
+    done();
+  } catch (e) {
+    done(e as Error);
+  }
 };
 
 /** §1 documents. Handlers only parse, call the service and answer. */
