@@ -1,7 +1,7 @@
 import { loadConfig, ConfigError } from './config.ts';
 import { openStore } from './store/open-store.ts';
 import { buildApp } from './app.ts';
-import { redisLimiter } from './infra/limiter/flexible.ts';
+import { redisLimiter } from './infra/limiter/redis.ts';
 import { localLimiter } from './infra/limiter/local.ts';
 import { localBus } from './infra/bus/local.ts';
 import { redisBus } from './infra/bus/redis.ts';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { redisLimiter } from '../../src/infra/limiter/flexible.ts';
+import { redisLimiter } from '../../src/infra/limiter/redis.ts';
 import { localLimiter } from '../../src/infra/limiter/local.ts';
 import type { Limiter } from '../../src/infra/limiter/limiter.ts';
 import type { ChangeEvent } from '../../src/documents/changes.ts';
