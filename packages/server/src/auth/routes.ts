@@ -9,7 +9,7 @@ import { createMailer } from '../infra/mailer/mailer.ts';
 import type { Store } from '../store/store.ts';
 import { Background } from './background.ts';
 import { startPurging } from './cleanup.ts';
-import { EmailLinks } from './email-links.ts';
+import { EmailLinks, type LinkTarget } from './email-links.ts';
 import { limitPerEmail, withinEmailLimit } from './limits.ts';
 import { InvalidState, OAuthFlow } from './oauth/flow.ts';
 import {
@@ -63,6 +63,21 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
   const key = { access: 'key' as const };
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
   const current = (request: FastifyRequest) => auth.current(databaseOf(request), sessionToken(request));
+  /**
+   * forgot-password and magic-link: a disallowed redirect URL is a 400 first; then 202 `{}` whatever
+   * happens (API.md §2), with the mail sent in the background unless the e-mail is past its limit.
+   */
+  const requestLink = async (
+    request: FastifyRequest<{ Body: { email: string; redirectUrl?: string } }>, reply: FastifyReply, route: 'forgot-password' | 'magic-link',
+    send: (databaseId: string, email: string, target: LinkTarget) => void,
+  ) => {
+    const databaseId = databaseOf(request);
+    const email = validEmail(request.body.email);
+    const target = await links.target(databaseId, request.body.redirectUrl);
+    if ((await withinEmailLimit(limiter, route, databaseId, email)).allowed) send(databaseId, email, target);
+    else request.log.info(`${route}: per-e-mail limit reached, no mail sent`);
+    return reply.code(202).send({});
+  };
 
   app.post<{ Body: Static<typeof SignUpBody> }>('/v1/auth/sign-up', {
     config: key, schema: { tags, summary: 'Create an account with a password and sign in', body: SignUpBody, response: { 201: SignedInResponse, 409: ErrorResponse, ...errors } },
@@ -108,14 +123,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   app.post<{ Body: Static<typeof ForgotPasswordBody> }>('/v1/auth/forgot-password', {
     config: key, schema: { tags, summary: 'Mail a password-reset link (valid 1 hour) if the account exists', body: ForgotPasswordBody, response: { 202: AcceptedResponse, ...errors } },
-  }, async (request, reply) => {
-    const databaseId = databaseOf(request);
-    const email = validEmail(request.body.email);
-    const target = await links.target(databaseId, request.body.redirectUrl);
-    if ((await withinEmailLimit(limiter, 'forgot-password', databaseId, email)).allowed) links.requestReset(databaseId, email, target);
-    else request.log.info('forgot-password: per-e-mail limit reached, no mail sent');
-    return reply.code(202).send({});
-  });
+  }, async (request, reply) => requestLink(request, reply, 'forgot-password', (db, email, target) => links.requestReset(db, email, target)));
 
   app.post<{ Body: Static<typeof ResetPasswordBody> }>('/v1/auth/reset-password', {
     config: key, schema: { tags, summary: 'Set a new password with the token of a reset link; ends every session', body: ResetPasswordBody, response: { 204: NoContent, ...errors } },
@@ -127,14 +135,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   app.post<{ Body: Static<typeof MagicLinkBody> }>('/v1/auth/magic-link', {
     config: key, schema: { tags, summary: 'Mail a sign-in link (valid 15 minutes)', body: MagicLinkBody, response: { 202: AcceptedResponse, ...errors } },
-  }, async (request, reply) => {
-    const databaseId = databaseOf(request);
-    const email = validEmail(request.body.email);
-    const target = await links.target(databaseId, request.body.redirectUrl);
-    if ((await withinEmailLimit(limiter, 'magic-link', databaseId, email)).allowed) links.requestMagicLink(databaseId, email, target);
-    else request.log.info('magic-link: per-e-mail limit reached, no mail sent');
-    return reply.code(202).send({});
-  });
+  }, async (request, reply) => requestLink(request, reply, 'magic-link', (db, email, target) => links.requestMagicLink(db, email, target)));
 
   app.post<{ Body: Static<typeof VerifyMagicLinkBody> }>('/v1/auth/magic-link/verify', {
     config: key, schema: { tags, summary: 'Sign in with the token of a magic link (creates the account if needed)', body: VerifyMagicLinkBody, response: { 200: SignedInResponse, ...errors } },

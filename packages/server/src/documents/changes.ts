@@ -87,9 +87,8 @@ const CHUNK = 500;
 /** Reads the change log of a database after an event id, in order (realtime replay, tests). */
 export async function readChanges(
   q: Queryable, dialect: Dialect, databaseId: string, afterId: string,
-  opts: { limit?: number; upTo?: string; collections?: string[] } | number = {},
+  { limit = 1000, upTo, collections }: { limit?: number; upTo?: string; collections?: string[] } = {},
 ): Promise<ChangeEvent[]> {
-  const { limit = 1000, upTo, collections } = typeof opts === 'number' ? { limit: opts } : opts;
   const params: Param[] = [databaseId, afterId];
   let where = 'database_id = ? AND id > ?';
   if (upTo !== undefined) {

@@ -39,7 +39,7 @@ forEachStore('change log', (kind) => {
       let last = '0';
       for (;;) {
         const done = !writing;
-        const batch = await readChanges(store, store.dialect, other.databaseId, last, 5000);
+        const batch = await readChanges(store, store.dialect, other.databaseId, last, { limit: 5000 });
         for (const e of batch) seen.push(Number(e.id));
         if (batch.length) last = batch[batch.length - 1].id;
         if (done) return;
@@ -55,7 +55,7 @@ forEachStore('change log', (kind) => {
     writing = false;
     await reader;
     const expected = Array.from({ length: 1600 }, (_, i) => i + 1);
-    const events = await readChanges(store, store.dialect, other.databaseId, '0', 5000);
+    const events = await readChanges(store, store.dialect, other.databaseId, '0', { limit: 5000 });
     assert.deepEqual(events.map((e) => Number(e.id)), expected, 'ids 1..1600 without gaps or duplicates');
     assert.deepEqual(seen, expected, 'a reader polling "after the last id" during the load saw every event once, in order');
     for (let w = 0; w < 8; w += 1) {
