@@ -12,16 +12,22 @@ function useFirstField(shown: boolean) {
   return ref;
 }
 
+/** Whether the instance still has no operator; `unknown` is assumed when the server can't say. */
+function useNeedsSetup(unknown: boolean): boolean | undefined {
+  const [needsSetup, setNeedsSetup] = useState<boolean>();
+  useEffect(() => {
+    api<{ needsSetup: boolean }>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(unknown));
+  }, []);
+  return needsSetup;
+}
+
 /** Sign-in; offers first-run setup while the instance has no operator. */
 export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn: () => void }) {
-  const [needsSetup, setNeedsSetup] = useState<boolean>();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const act = useAction();
+  const needsSetup = useNeedsSetup(false);
   const first = useFirstField(needsSetup === false);
-  useEffect(() => {
-    api<{ needsSetup: boolean }>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(false));
-  }, []);
 
   const submit = (e: Event) => {
     e.preventDefault();
@@ -63,12 +69,9 @@ export function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
   const [setupToken, setToken] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [needsSetup, setNeedsSetup] = useState<boolean>();
   const act = useAction();
+  const needsSetup = useNeedsSetup(true);
   const first = useFirstField(needsSetup === true);
-  useEffect(() => {
-    api<{ needsSetup: boolean }>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(true));
-  }, []);
 
   const submit = (e: Event) => {
     e.preventDefault();
