@@ -23,13 +23,14 @@ import { AutoIndexer } from './documents/indexes.ts';
 import type { ChangeListener } from './documents/changes.ts';
 import { LastUsedTracker } from './keys/last-used.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
-import { webhookRoutes } from './webhooks/routes.ts';
 import { createWebhooks } from './webhooks/webhooks.ts';
 import { authRoutes } from './auth/routes.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import type { Bus } from './infra/bus/bus.ts';
 import { localBus } from './infra/bus/local.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
+import { createJobs } from './infra/jobs.ts';
+import type { Feature } from './feature.ts';
 
 export interface AppDeps {
   config: Config;
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  const jobs = createJobs(app.log);
   const indexer = new AutoIndexer(store, 64, (e) => app.log.warn({ err: e }, 'automatic index failed'));
   const webhooks = createWebhooks({ config, store, clock, log: app.log, metrics });
   const onChange: ChangeListener = (events) => {
@@ -103,23 +105,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   const documents = new DocumentsService({ store, limits: config.limits, indexer, onChange, inTransaction: [webhooks.enqueue] });
 
-  operationsRoutes(app, { store, metrics });
-  adminRoutes(app, { store, publicUrl: config.publicUrl });
-  setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) });
-  userAdminRoutes(app, { store });
-  documentRoutes(app, { documents, maxPageSize: config.limits.pageSize });
-  webhookRoutes(app, { webhooks: webhooks.service, maxPageSize: config.limits.pageSize });
-  authRoutes(app, { store, config, limiter, clock });
-  realtimeRoutes(app, {
-    store, clock, bus, metrics, publicUrl: config.publicUrl, maxCollections: config.limits.realtimeCollections,
-    heartbeatMs: config.realtimeHeartbeatMs, maxBufferBytes: config.realtimeMaxBufferBytes,
+  // Every feature, in one list: routes registered in this order, started when the app is ready,
+  // stopped in reverse order when it closes.
+  const features: Feature[] = [
+    { routes: (app) => operationsRoutes(app, { store, metrics }) },
+    { routes: (app) => adminRoutes(app, { store, publicUrl: config.publicUrl }) },
+    { routes: (app) => setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) }) },
+    { routes: (app) => userAdminRoutes(app, { store }) },
+    { routes: (app) => documentRoutes(app, { documents, maxPageSize: config.limits.pageSize }) },
+    webhooks,
+    { routes: (app) => authRoutes(app, { store, config, limiter, clock }) },
+    {
+      routes: (app) => realtimeRoutes(app, {
+        store, clock, bus, metrics, publicUrl: config.publicUrl, maxCollections: config.limits.realtimeCollections,
+        heartbeatMs: config.realtimeHeartbeatMs, maxBufferBytes: config.realtimeMaxBufferBytes,
+      }),
+    },
+    { routes: (app) => dashboardRoutes(app) },
+    { routes: () => undefined, stop: () => lastUsed.close() },
+  ];
+  for (const feature of features) feature.routes(app);
+  app.addHook('onReady', async () => {
+    for (const feature of features) await feature.start?.();
   });
-  dashboardRoutes(app);
-
-  app.addHook('onReady', async () => webhooks.start());
   app.addHook('onClose', async () => {
-    await webhooks.stop();
-    await lastUsed.close();
+    await jobs.stop();
+    for (const feature of [...features].reverse()) await feature.stop?.();
   });
   return app;
 }

@@ -11,9 +11,11 @@ import { UrlGuard } from './url-guard.ts';
 import { queueDepth } from './deliveries.ts';
 import type { Metrics } from '../operations/metrics.ts';
 import type { WriteHook } from '../documents/service.ts';
+import type { Feature } from '../feature.ts';
+import { webhookRoutes } from './routes.ts';
 
 /** The whole webhooks feature, wired once by the app: what app.ts hands to the documents service, the routes and the lifecycle. */
-export interface Webhooks {
+export interface Webhooks extends Feature {
   service: WebhooksService;
   /** DocumentsDeps.inTransaction hook: queues the deliveries of a write in its transaction. */
   enqueue: WriteHook;
@@ -44,6 +46,7 @@ export function createWebhooks(deps: {
   const queued = new WeakSet<ChangeEvent[]>();
   return {
     service,
+    routes: (app) => webhookRoutes(app, { webhooks: service, maxPageSize: config.limits.pageSize }),
     enqueue: async (tx, databaseId) => {
       const hooks = await service.enabledHooks(tx, databaseId);
       if (hooks.length === 0) return undefined;
