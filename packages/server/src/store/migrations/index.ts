@@ -235,7 +235,7 @@ export const MIGRATIONS: Migration[] = [
     // (an operator token acting with X-Database-Id) and of the end-user session (API.md §10), as
     // operator_sessions and user_sessions are keyed. No foreign keys: a token outliving its session
     // is simply no longer live, and the hourly prune removes it.
-    version: 4,
+    version: 5,
     name: 'realtime token sources',
     statements: () => [
       'ALTER TABLE realtime_tokens ADD COLUMN operator_session TEXT',
