@@ -30,7 +30,7 @@ export const MIGRATIONS: Migration[] = [
         expires_at TEXT NOT NULL,
         created_at TEXT NOT NULL
       )`,
-      // last_event_id is the per-database event counter: see documents/changes.ts for why it
+      // last_event_id is the per-database event counter: see changes/append.ts for why it
       // gives commit-ordered event ids on PostgreSQL.
       `CREATE TABLE databases (
         id TEXT PRIMARY KEY,
@@ -241,5 +241,12 @@ export const MIGRATIONS: Migration[] = [
       'ALTER TABLE realtime_tokens ADD COLUMN operator_session TEXT',
       'ALTER TABLE realtime_tokens ADD COLUMN user_session TEXT',
     ],
+  },
+  {
+    // Which database caused each automatic index (documents/indexes.ts), so that each database
+    // has its own budget of builds. NULL for indexes built before: they count for the store only.
+    version: 6,
+    name: 'automatic index budgets',
+    statements: () => ['ALTER TABLE document_indexes ADD COLUMN database_id TEXT'],
   },
 ];
