@@ -1,26 +1,11 @@
 /** The management API and the data routes, as the dashboard calls them (API.md §6). */
+import type { ErrorBody, ErrorDetail, Operator } from './types.ts';
 
 /** An error answer of the API, or a network failure (status 0), with words to show. */
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly details?: Array<{ path: string; message: string }>) {
+export class ApiCallError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string, readonly details?: ErrorDetail[]) {
     super(message);
   }
-}
-
-export interface Operator { id: string; email: string; createdAt: string }
-export interface OAuthClient { clientId: string | null; clientSecretSet: boolean }
-export interface Settings { redirectUrls: string[]; siteUrl: string | null; oauth: { google?: OAuthClient; github?: OAuthClient } }
-export interface Database { id: string; name: string; settings: Settings; createdAt: string; updatedAt: string }
-export interface NewKey { id: string; kind: 'secret' | 'public'; name: string | null; key: string; createdAt: string }
-export interface Key { id: string; kind: 'secret' | 'public'; name: string | null; hint: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null }
-export type Doc = Record<string, unknown> & { id: string; createdAt: string; updatedAt: string };
-export interface DocPage { documents: Doc[]; total: number; limit: number; offset: number }
-export interface User { id: string; email: string; name: string | null; avatar: string | null; emailVerified: boolean; createdAt: string; updatedAt: string }
-export interface Webhook { id: string; url: string; events: string[]; collections: string[]; description: string | null; enabled: boolean; disabledReason?: string | null; createdAt: string; updatedAt: string }
-export interface Delivery {
-  id: string; webhookId: string; eventId: string; event: string; status: 'pending' | 'succeeded' | 'failed'; attempts: number;
-  nextAttemptAt: string | null; lastAttemptAt: string | null; responseStatus: number | null; createdAt: string;
-  attemptLog?: Array<{ at: string; responseStatus: number | null; durationMs: number; error: string | null; responseBody: string | null }>;
 }
 
 const TOKEN = 'svc.operatorToken';
@@ -50,7 +35,7 @@ interface CallOptions {
   databaseId?: string;
 }
 
-/** One call to `/v1…`; resolves with the JSON body (undefined for 204), throws ApiError. */
+/** One call to `/v1…`; resolves with the JSON body (undefined for 204), throws ApiCallError. */
 export async function api<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
   const url = new URL(`/v1${path}`, location.origin);
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
@@ -63,13 +48,13 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
   try {
     res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
   } catch {
-    throw new ApiError(0, 'network', 'The server could not be reached. Check that it is running, then try again.');
+    throw new ApiCallError(0, 'network', 'The server could not be reached. Check that it is running, then try again.');
   }
   const text = await res.text();
   let json: unknown;
   try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
   if (res.ok) return json as T;
-  const err = (json as { error?: { code: string; message: string; details?: ApiError['details'] }; retryAfter?: number } | undefined);
+  const err = json as Partial<ErrorBody> | undefined;
   const code = err?.error?.code ?? 'unknown';
   let message = err?.error?.message ?? `The server answered ${res.status} ${res.statusText}`;
   if (code === 'rate_limited') message = `Too many requests; try again in ${err?.retryAfter ?? 'a few'} seconds.`;
@@ -77,12 +62,12 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
     session.clear();
     window.dispatchEvent(new CustomEvent(SESSION_ENDED));
   }
-  throw new ApiError(res.status, code, message, err?.error?.details);
+  throw new ApiCallError(res.status, code, message, err?.error?.details);
 }
 
 /** Words for any thrown value. */
 export function describeError(e: unknown): string {
-  if (e instanceof ApiError) {
+  if (e instanceof ApiCallError) {
     const missing = (e.details ?? []).filter((d) => !e.message.includes(d.path));
     return missing.length ? `${e.message} (${missing.map((d) => `${d.path}: ${d.message}`).join('; ')})` : e.message;
   }

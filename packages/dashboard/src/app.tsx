@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, session, SESSION_ENDED, type Database } from './api.ts';
+import { api, session, SESSION_ENDED } from './api.ts';
+import type { Database, DatabaseList } from './types.ts';
 import { match, navigate, usePath } from './router.ts';
-import { ErrorText, Link, Loading, useLoad } from './ui.tsx';
+import { Link, Loaded, useLoad } from './ui.tsx';
 import { SetupPage, SignInPage } from './pages/auth.tsx';
 import { DatabasesPage } from './pages/databases.tsx';
 import { KeysPage } from './pages/keys.tsx';
@@ -10,9 +11,10 @@ import { UsersPage } from './pages/users.tsx';
 import { WebhooksPage, WebhookPage } from './pages/webhooks.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { LivePage } from './pages/live.tsx';
+import { RulesPage } from './pages/rules.tsx';
 
 const TABS = [
-  ['documents', 'Documents'], ['keys', 'Keys'], ['users', 'Users'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['live', 'Live'],
+  ['documents', 'Documents'], ['keys', 'Keys'], ['rules', 'Rules'], ['users', 'Users'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['live', 'Live'],
 ] as const;
 
 /** The whole dashboard: first run and sign-in, then the databases and each database's pages. */
@@ -44,7 +46,7 @@ export function App() {
 
 function Shell({ path, onSignOut }: { path: string; onSignOut: () => void }) {
   const dbMatch = match('/databases/:id/:tab', path) ?? match('/databases/:id/:tab/:sub', path) ?? match('/databases/:id', path);
-  const databases = useLoad(() => api<{ databases: Database[] }>('GET', '/admin/databases').then((r) => r.databases), [dbMatch ? 'db' : 'home']);
+  const databases = useLoad(() => api<DatabaseList>('GET', '/admin/databases').then((r) => r.databases), [dbMatch ? 'db' : 'home']);
   const db = dbMatch && databases.data?.find((d) => d.id === dbMatch.id);
 
   useEffect(() => {
@@ -88,10 +90,12 @@ function Shell({ path, onSignOut }: { path: string; onSignOut: () => void }) {
         </nav>
       )}
       <main id="main">
-        {!dbMatch ? (path === '/' ? <DatabasesPage /> : <NotFound />) : databases.loading && !databases.data ? <Loading /> : databases.error ? <ErrorText error={databases.error} /> : !db ? (
-          <div class="page"><h1>Database not found</h1><p>It may have been deleted. <Link href="/">See all databases</Link>.</p></div>
-        ) : (
-          <DatabasePage db={db} tab={dbMatch.tab} sub={dbMatch.sub} onChanged={databases.reload} />
+        {!dbMatch ? (path === '/' ? <DatabasesPage /> : <NotFound />) : (
+          <Loaded load={databases}>{() => !db ? (
+            <div class="page"><h1>Database not found</h1><p>It may have been deleted. <Link href="/">See all databases</Link>.</p></div>
+          ) : (
+            <DatabasePage db={db} tab={dbMatch.tab} sub={dbMatch.sub} onChanged={databases.reload} />
+          )}</Loaded>
         )}
       </main>
     </div>
@@ -102,6 +106,7 @@ function DatabasePage({ db, tab, sub, onChanged }: { db: Database; tab?: string;
   switch (tab) {
     case 'documents': return <DocumentsPage db={db} collection={sub} />;
     case 'keys': return <KeysPage db={db} />;
+    case 'rules': return <RulesPage db={db} />;
     case 'users': return <UsersPage db={db} />;
     case 'webhooks': return sub ? <WebhookPage db={db} webhookId={sub} /> : <WebhooksPage db={db} />;
     case 'settings': return <SettingsPage db={db} onSaved={onChanged} />;

@@ -1,28 +1,28 @@
 import { useMemo } from 'preact/hooks';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type JsonObject = { [k: string]: Json };
+export type JsonFields = { [k: string]: Json };
 
-/** Parses editor text as a JSON object, or says in words what is wrong. */
-export function parseObject(text: string): { value?: JsonObject; error?: string } {
+/** Parses editor text as a JSON object, or says in words what is wrong (`what` names the object). */
+export function parseObject(text: string, what = 'A document'): { value?: JsonFields; error?: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     return { error: `Not valid JSON: ${(e as Error).message}` };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: 'A document must be a JSON object: { … }' };
-  return { value: value as JsonObject };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: `${what} must be a JSON object: { … }` };
+  return { value: value as JsonFields };
 }
 
-const isPlain = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlain = (v: unknown): v is JsonFields => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The JSON Merge Patch (RFC 7396) that turns `from` into `to`: removed fields become null, nested
  * objects are diffed field by field, anything else changed is sent whole.
  */
-export function mergePatchBetween(from: JsonObject, to: JsonObject): JsonObject {
-  const patch: JsonObject = {};
+export function mergePatchBetween(from: JsonFields, to: JsonFields): JsonFields {
+  const patch: JsonFields = {};
   for (const k of Object.keys(from)) if (!(k in to)) patch[k] = null;
   for (const [k, v] of Object.entries(to)) {
     const before = from[k];
@@ -36,11 +36,11 @@ export function mergePatchBetween(from: JsonObject, to: JsonObject): JsonObject 
   return patch;
 }
 
-/** A JSON text area that checks its content as you type. */
-export function JsonEditor({ label, value, onInput, rows = 14 }: { label: string; value: string; onInput: (v: string) => void; rows?: number }) {
-  const { error } = useMemo(() => parseObject(value), [value]);
+/** A JSON text area that checks its content as you type; `what` names the object in messages. */
+export function JsonEditor({ label, value, onInput, rows = 14, what }: { label: string; value: string; onInput: (v: string) => void; rows?: number; what?: string }) {
+  const { error } = useMemo(() => parseObject(value, what), [value, what]);
   const format = () => {
-    const { value: v } = parseObject(value);
+    const { value: v } = parseObject(value, what);
     if (v) onInput(JSON.stringify(v, null, 2));
   };
   return (

@@ -20,6 +20,25 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
   return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
 }
 
+/** What `useLoad` gives: the data once loaded, the error in words, whether a load runs, and `reload`. */
+export type LoadState<T> = ReturnType<typeof useLoad<T>>;
+
+const nothingIn = (data: unknown) => Array.isArray(data) && data.length === 0;
+
+/**
+ * The states every loaded view repeats, in one place: the error in words, a spinner until the first
+ * answer, `empty` when `isEmpty(data)` (by default: an empty list), else `children(data)`, which stays
+ * on screen while a reload runs (pass `load.loading` to `aria-busy` to say so).
+ */
+export function Loaded<T>({ load, what, empty, isEmpty = nothingIn, children }: {
+  load: LoadState<T>; what?: string; empty?: ComponentChildren; isEmpty?: (data: T) => boolean; children: (data: T) => ComponentChildren;
+}) {
+  if (load.error) return <ErrorText error={load.error} />;
+  if (load.data === undefined) return <Loading what={what} />;
+  if (empty !== undefined && isEmpty(load.data)) return <Empty>{empty}</Empty>;
+  return <>{children(load.data)}</>;
+}
+
 /** Runs an action, tracking whether it runs and what went wrong. */
 export function useAction(): { busy: boolean; error?: string; run: (fn: () => Promise<void>) => Promise<boolean>; clear: () => void } {
   const [busy, setBusy] = useState(false);
@@ -40,14 +59,17 @@ export function useAction(): { busy: boolean; error?: string; run: (fn: () => Pr
   return { busy, error, run, clear: () => setError(undefined) };
 }
 
+/** A spinner with words, announced to screen readers. */
 export function Loading({ what = 'Loading' }: { what?: string }) {
   return <p class="muted loading" role="status"><span class="spinner" aria-hidden="true" />{what}…</p>;
 }
 
+/** An error in words, announced as an alert; nothing when there is none. */
 export function ErrorText({ error }: { error?: string }) {
   return error ? <p class="error" role="alert">{error}</p> : null;
 }
 
+/** The box a view shows when it has nothing to list. */
 export function Empty({ children }: { children: ComponentChildren }) {
   return <div class="empty">{children}</div>;
 }
@@ -86,8 +108,18 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
   );
 }
 
-/** A secret shown once: read-only field, copy button and the warning. */
-export function SecretOnce({ label, value }: { label: string; value: string }) {
+/**
+ * How the server keeps what `SecretOnce` shows, in words that must stay true (API.md §0, §4, §6):
+ * API keys are stored as a hash and a hint, so the key itself can't be shown again; a webhook secret
+ * is stored as it is, because the server signs every delivery with it, yet no route reads it back.
+ */
+const KEPT = {
+  apiKey: "the server stores only a hash of it (and a hint to recognise it by), so it can't show it to you again.",
+  webhookSecret: 'the server stores it in clear, because it signs every delivery with it, but never shows it again: it is shown now so you can configure your receiver. Lost it? Rotate the secret to get a new one.',
+} as const;
+
+/** A secret shown once: read-only field, copy button and the warning, with how the server keeps it. */
+export function SecretOnce({ label, value, kept }: { label: string; value: string; kept: keyof typeof KEPT }) {
   const [copied, setCopied] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
   const copy = async () => {
@@ -107,7 +139,7 @@ export function SecretOnce({ label, value }: { label: string; value: string }) {
           <button type="button" class="primary" onClick={copy}>Copy</button>
         </div>
       </label>
-      <p class="warning" role="note"><strong>You won't see it again.</strong> Copy it now and keep it somewhere safe; only a hint of it is stored.</p>
+      <p class="warning" role="note"><strong>You won't see it again.</strong> Copy it now and keep it somewhere safe: {KEPT[kept]}</p>
       {copied && <p class="muted" role="status">{copied}</p>}
     </div>
   );

@@ -117,7 +117,9 @@ test('databases: create shows the first secret key once with a copy button; rena
   const value = await page.locator('.secret-value').inputValue();
   assert.match(value, /^svc_sk_[A-Za-z0-9]{32,}$/);
   secretKey = value;
-  assert.ok((await dialog().innerText()).includes("You won't see it again"));
+  const told = await dialog().innerText();
+  assert.ok(told.includes("You won't see it again"));
+  assert.match(told, /stores only a hash of it/, 'says truly how a secret key is kept');
   await dialog().getByRole('button', { name: 'Copy' }).click();
   await dialog().getByText(/Copied|copy it with Ctrl\+C/).waitFor();
   await s.shot('database-created-key-once');
@@ -159,7 +161,7 @@ test('keys: list with hint, kind, created and last used; a new key is shown once
   const hint = `${secretKey.slice(0, 7)}…${secretKey.slice(-4)}`;
   await page.getByText(hint).waitFor();
   await button('New key').click();
-  await dialog().getByLabel(/Public: read-only/).check();
+  await dialog().getByLabel(/Public: for browsers/).check();
   await dialog().getByLabel(/Name/).fill('web app');
   await dialog().getByRole('button', { name: 'Create key' }).click();
   const pub = await page.locator('.secret-value').inputValue();
@@ -246,6 +248,56 @@ test('documents: collections with counts, paged sortable table, filter, JSON edi
   assert.equal((await request(server, 'GET', '/posts/docs/hello-world', { key: secretKey })).status, 404);
 });
 
+test('rules: the default shown, JSON and server errors beside the editor, a summary in words, saved rules come back', { skip: !run }, async () => {
+  await page.getByRole('link', { name: 'Rules', exact: true }).click();
+  await page.getByRole('heading', { name: 'Access rules' }).waitFor();
+  const editor = page.getByLabel('Rules (JSON)');
+  await editor.waitFor();
+  assert.deepEqual(JSON.parse(await editor.inputValue()), { '*': { read: true } }, 'no rules set: the default');
+  const summary = page.getByTestId('rules-summary');
+  await page.getByLabel('Collection').selectOption('posts');
+  await summary.getByText('Read: anyone with the public key').waitFor();
+  assert.match(await summary.innerText(), /Create: nobody with the public key \(secret key only\)/);
+
+  await editor.fill('{"posts": {"read": tru');
+  await page.getByText(/Not valid JSON/).waitFor();
+  assert.equal(await button('Save rules').isDisabled(), true, 'invalid JSON is not sent');
+  await editor.fill(JSON.stringify({ posts: { read: { owner: { $auth: 'name' } } }, '*': { read: true } }, null, 2));
+  await summary.getByText(/^Read: not a valid rule/).waitFor();
+  await w.expectHttpErrors(async () => {
+    await button('Save rules').click();
+    await page.getByRole('list', { name: 'Problems the server found' }).filter({ hasText: '/posts/read' }).filter({ hasText: 'not a $auth field' }).waitFor();
+  });
+  await page.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
+  await s.shot('rules-invalid');
+
+  // The example of API.md §10.
+  const own = { owner: { $auth: 'id' } };
+  const rules = { todos: { read: own, create: own, update: own, delete: own }, posts: { read: true, create: { authorId: { $auth: 'id' } }, update: false }, '*': { read: true } };
+  await editor.fill(JSON.stringify(rules));
+  await page.getByText('Unsaved changes').waitFor();
+  await button('Save rules').click();
+  await page.getByText('Rules saved. They apply at once.').waitFor();
+  assert.equal(await page.getByRole('list', { name: 'Problems the server found' }).count(), 0, 'the problems are gone once saved');
+  await page.reload();
+  await editor.waitFor();
+  assert.deepEqual(JSON.parse(await editor.inputValue()), rules, 'the saved rules come back after a reload');
+  await page.getByLabel('Collection').selectOption('posts');
+  assert.deepEqual((await summary.innerText()).split('\n').map((l) => l.trim()).filter(Boolean), [
+    'Read: anyone with the public key',
+    'Create: signed-in users, when authorId equals their user id',
+    'Update: nobody with the public key (secret key only)',
+    'Delete: nobody with the public key (secret key only)',
+  ]);
+  await page.getByLabel('Collection').selectOption('todos');
+  await summary.getByText('Read: signed-in users, when owner equals their user id').waitFor();
+  await page.getByLabel('Collection').selectOption('*');
+  await summary.getByText('Read: anyone with the public key').waitFor();
+  await s.shot('rules');
+  const stored = await request(server, 'GET', '/rules', { key: secretKey });
+  assert.deepEqual(stored.json, { rules }, 'GET /v1/rules with the secret key answers the rules saved in the dashboard');
+});
+
 test('users: list, search by e-mail, view, sign out everywhere, delete', { skip: !run }, async () => {
   const sessions: Record<string, string> = {};
   for (const email of ['ann@example.com', 'bob@example.com', 'carol@example.org']) {
@@ -288,6 +340,10 @@ test('webhooks: create (secret once), send test, failed deliveries with the atte
   await dialog().getByRole('button', { name: 'Create webhook' }).click();
   const secret = await page.locator('.secret-value').inputValue();
   assert.match(secret, /^whsec_/);
+  const told = await dialog().innerText();
+  assert.match(told, /stores it in clear, because it signs every delivery with it/, 'says truly how a webhook secret is kept');
+  assert.match(told, /shown now so you can configure your receiver/);
+  assert.doesNotMatch(told, /hint|hash/, 'a webhook secret is not said to be hashed');
   await s.shot('webhook-created-secret-once');
   await dialog().getByRole('button', { name: "I've copied it" }).click();
   secrets.push({ what: 'the webhook secret', value: secret });
@@ -385,7 +441,7 @@ test('live: events of the chosen collections arrive as they happen', { skip: !ru
 test('narrow window: pages fit 390 px wide without sideways scrolling', { skip: !run }, async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-  for (const [path, name] of [['/', 'databases'], [`/databases/${dbId}/documents/posts`, 'documents'], [`/databases/${dbId}/webhooks`, 'webhooks'], [`/databases/${dbId}/users`, 'users']]) {
+  for (const [path, name] of [['/', 'databases'], [`/databases/${dbId}/documents/posts`, 'documents'], [`/databases/${dbId}/webhooks`, 'webhooks'], [`/databases/${dbId}/users`, 'users'], [`/databases/${dbId}/rules`, 'rules']]) {
     await page.goto(server.url + path);
     await page.locator('main h1').first().waitFor();
     await page.waitForLoadState('networkidle');

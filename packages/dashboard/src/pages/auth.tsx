@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, session, type Operator } from '../api.ts';
+import { api, session } from '../api.ts';
+import type { OperatorSession, SetupState } from '../types.ts';
 import { navigate } from '../router.ts';
 import { ErrorText, Link, Loading, useAction } from '../ui.tsx';
-
-type SignedIn = { token: string; operator: Operator };
 
 /** Focuses the first field once the form is shown (`autofocus` works only on page load). */
 function useFirstField(shown: boolean) {
@@ -16,7 +15,7 @@ function useFirstField(shown: boolean) {
 function useNeedsSetup(unknown: boolean): boolean | undefined {
   const [needsSetup, setNeedsSetup] = useState<boolean>();
   useEffect(() => {
-    api<{ needsSetup: boolean }>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(unknown));
+    api<SetupState>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(unknown));
   }, []);
   return needsSetup;
 }
@@ -32,7 +31,7 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn
   const submit = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
-      const r = await api<SignedIn>('POST', '/admin/sign-in', { body: { email, password } });
+      const r = await api<OperatorSession>('POST', '/admin/sign-in', { body: { email, password } });
       session.set(r.token, r.operator);
       onSignedIn();
     });
@@ -76,7 +75,7 @@ export function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
   const submit = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
-      const r = await api<SignedIn>('POST', '/admin/setup', { body: { setupToken: setupToken.trim(), email, password } });
+      const r = await api<OperatorSession>('POST', '/admin/setup', { body: { setupToken: setupToken.trim(), email, password } });
       session.set(r.token, r.operator);
       onSignedIn();
     });

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import { api, type Database, type NewKey } from '../api.ts';
-import { Dialog, Empty, ErrorText, Link, Loading, SecretOnce, TypeToConfirm, useAction, useLoad, When } from '../ui.tsx';
+import { api } from '../api.ts';
+import type { CreatedDatabase, Database, DatabaseList, DatabasePatch } from '../types.ts';
+import { Dialog, ErrorText, Link, Loaded, SecretOnce, TypeToConfirm, useAction, useLoad, When } from '../ui.tsx';
 
 /** Every database: create (first key shown once), rename, delete. */
 export function DatabasesPage() {
-  const list = useLoad(() => api<{ databases: Database[] }>('GET', '/admin/databases').then((r) => r.databases), []);
+  const list = useLoad(() => api<DatabaseList>('GET', '/admin/databases').then((r) => r.databases), []);
   const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<{ database: Database; key: NewKey }>();
+  const [created, setCreated] = useState<CreatedDatabase>();
   const [renaming, setRenaming] = useState<Database>();
   const [deleting, setDeleting] = useState<Database>();
 
@@ -16,15 +17,15 @@ export function DatabasesPage() {
         <h1>Databases</h1>
         <button type="button" class="primary" onClick={() => setCreating(true)}>New database</button>
       </div>
-      {list.loading && !list.data ? <Loading what="Loading databases" /> : list.error ? <ErrorText error={list.error} /> : list.data!.length === 0 ? (
-        <Empty><p><strong>No databases yet.</strong></p><p>A database holds documents, users and webhooks, reached with its own API keys.</p>
-          <button type="button" class="primary" onClick={() => setCreating(true)}>Create your first database</button></Empty>
-      ) : (
+      <Loaded load={list} what="Loading databases" empty={<>
+        <p><strong>No databases yet.</strong></p><p>A database holds documents, users and webhooks, reached with its own API keys.</p>
+        <button type="button" class="primary" onClick={() => setCreating(true)}>Create your first database</button>
+      </>}>{(databases) => (
         <div class="table-wrap">
           <table>
             <thead><tr><th>Name</th><th>Id</th><th>Created</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
-              {list.data!.map((d) => (
+              {databases.map((d) => (
                 <tr key={d.id}>
                   <td><Link href={`/databases/${encodeURIComponent(d.id)}/documents`}>{d.name}</Link></td>
                   <td class="mono muted">{d.id}</td>
@@ -39,12 +40,12 @@ export function DatabasesPage() {
             </tbody>
           </table>
         </div>
-      )}
+      )}</Loaded>
       {creating && <CreateDatabase onClose={() => setCreating(false)} onCreated={(c) => { setCreating(false); setCreated(c); list.reload(); }} />}
       {created && (
         <Dialog title={`Database “${created.database.name}” created`} onClose={() => setCreated(undefined)}>
           <p>This is its first <strong>secret key</strong>: it reads and writes everything in the database. Use it on servers only.</p>
-          <SecretOnce label="Secret key" value={created.key.key} />
+          <SecretOnce label="Secret key" value={created.key.key} kept="apiKey" />
           <div class="actions">
             <button type="button" class="primary" onClick={() => setCreated(undefined)}>I've copied it</button>
           </div>
@@ -60,12 +61,12 @@ export function DatabasesPage() {
   );
 }
 
-function CreateDatabase({ onClose, onCreated }: { onClose: () => void; onCreated: (c: { database: Database; key: NewKey }) => void }) {
+function CreateDatabase({ onClose, onCreated }: { onClose: () => void; onCreated: (c: CreatedDatabase) => void }) {
   const [name, setName] = useState('');
   const act = useAction();
   return (
     <Dialog title="New database" onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); void act.run(async () => onCreated(await api('POST', '/admin/databases', { body: { name: name.trim() } }))); }}>
+      <form onSubmit={(e) => { e.preventDefault(); void act.run(async () => onCreated(await api<CreatedDatabase>('POST', '/admin/databases', { body: { name: name.trim() } }))); }}>
         <label>Name<input name="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} autoFocus placeholder="my-app" /></label>
         <ErrorText error={act.error} />
         <div class="actions">
@@ -84,7 +85,7 @@ function RenameDatabase({ db, onClose, onDone }: { db: Database; onClose: () => 
     <Dialog title={`Rename ${db.name}`} onClose={onClose}>
       <form onSubmit={async (e) => {
         e.preventDefault();
-        if (await act.run(async () => { await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { name: name.trim() } }); })) { onDone(); onClose(); }
+        if (await act.run(async () => { await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { name: name.trim() } satisfies DatabasePatch }); })) { onDone(); onClose(); }
       }}>
         <label>New name<input name="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} autoFocus /></label>
         <ErrorText error={act.error} />

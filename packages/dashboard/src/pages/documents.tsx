@@ -1,27 +1,26 @@
 import { useState } from 'preact/hooks';
-import { api, type Database, type Doc, type DocPage } from '../api.ts';
+import { api } from '../api.ts';
+import type { CollectionList, Database, Doc, DocPage, DocQuery } from '../types.ts';
 import { navigate } from '../router.ts';
-import { JsonEditor, mergePatchBetween, parseObject, type JsonObject } from '../json-editor.tsx';
-import { Confirm, Dialog, Empty, ErrorText, Link, Loading, Pager, useAction, useLoad, When } from '../ui.tsx';
+import { JsonEditor, mergePatchBetween, parseObject, type JsonFields } from '../json-editor.tsx';
+import { Confirm, Dialog, Empty, ErrorText, Link, Loaded, Pager, useAction, useLoad, When } from '../ui.tsx';
 
 const SYSTEM = ['id', 'createdAt', 'updatedAt'];
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
-type Sort = { by: string; order: 'asc' | 'desc' };
+type Sort = { by: DocQuery['sortBy']; order: DocQuery['sortOrder'] };
 
 /** Collections with counts; a collection's documents in a paged, sortable, filterable table. */
 export function DocumentsPage({ db, collection }: { db: Database; collection?: string }) {
-  const collections = useLoad(() => api<{ collections: Array<{ name: string; count: number }> }>('GET', '/collections', { databaseId: db.id }).then((r) => r.collections), [db.id, collection]);
+  const collections = useLoad(() => api<CollectionList>('GET', '/collections', { databaseId: db.id }).then((r) => r.collections), [db.id, collection]);
   const [inserting, setInserting] = useState(false);
   const base = `/databases/${encodeURIComponent(db.id)}/documents`;
   return (
     <div class="page split">
       <aside class="side" aria-label="Collections">
         <div class="row between"><h2>Collections</h2><button type="button" class="small" onClick={() => setInserting(true)}>New document</button></div>
-        {collections.loading && !collections.data ? <Loading /> : collections.error ? <ErrorText error={collections.error} /> : collections.data!.length === 0 ? (
-          <p class="muted">No collections yet. A collection appears when its first document is inserted.</p>
-        ) : (
+        <Loaded load={collections} empty={<p>No collections yet. A collection appears when its first document is inserted.</p>}>{(list) => (
           <ul class="collections">
-            {collections.data!.map((c) => (
+            {list.map((c) => (
               <li key={c.name}>
                 <Link href={`${base}/${encodeURIComponent(c.name)}`} aria-current={c.name === collection ? 'page' : undefined}>
                   <span>{c.name}</span><span class="count">{c.count}</span>
@@ -29,7 +28,7 @@ export function DocumentsPage({ db, collection }: { db: Database; collection?: s
               </li>
             ))}
           </ul>
-        )}
+        )}</Loaded>
       </aside>
       <section class="content">
         {collection ? <CollectionView key={collection} db={db} collection={collection} onChanged={collections.reload} /> : (
@@ -87,9 +86,8 @@ function CollectionView({ db, collection, onChanged }: { db: Database; collectio
         {filter && <button type="button" onClick={() => { setFilterText(''); setFilter(''); setOffset(0); }}>Clear</button>}
       </form>
       <ErrorText error={filterError} />
-      {page.error ? <ErrorText error={page.error} /> : !page.data ? <Loading what="Loading documents" /> : page.data.documents.length === 0 ? (
-        <Empty><p>{filter ? 'No document matches this filter.' : 'This collection is empty.'}</p></Empty>
-      ) : (
+      <Loaded load={page} what="Loading documents" isEmpty={(p) => p.documents.length === 0}
+        empty={<p>{filter ? 'No document matches this filter.' : 'This collection is empty.'}</p>}>{(data) => (
         <>
           <div class="table-wrap" aria-busy={page.loading}>
             <table class="docs">
@@ -108,7 +106,7 @@ function CollectionView({ db, collection, onChanged }: { db: Database; collectio
                 </tr>
               </thead>
               <tbody>
-                {page.data.documents.map((d) => (
+                {data.documents.map((d) => (
                   <tr key={d.id}>
                     {columns.map((c) => <td key={c} class={c === 'id' ? 'mono' : ''}>{c === 'updatedAt' ? <When at={d.updatedAt} /> : <Cell value={d[c]} />}</td>)}
                     <td class="row-actions">
@@ -126,10 +124,10 @@ function CollectionView({ db, collection, onChanged }: { db: Database; collectio
                 {[10, 20, 50, 100].map((n) => <option key={n} value={n}>{n}</option>)}
               </select>
             </label>
-            <Pager offset={offset} limit={limit} total={page.data.total} onPage={setOffset} />
+            <Pager offset={offset} limit={limit} total={data.total} onPage={setOffset} />
           </div>
         </>
-      )}
+      )}</Loaded>
       {open && <DocumentDialog db={db} collection={collection} doc={open === 'new' ? undefined : open} onClose={() => setOpen(undefined)} onSaved={reload} />}
       {deleting && (
         <Confirm title="Delete document" action="Delete" danger onClose={() => setDeleting(undefined)}
@@ -162,7 +160,7 @@ function DocumentDialog({ db, collection, doc, onClose, onSaved }: {
     void act.run(async () => {
       const name = target.trim();
       if (doc) {
-        const patch = mergePatchBetween(fields as JsonObject, parsed.value!);
+        const patch = mergePatchBetween(fields as JsonFields, parsed.value!);
         if (Object.keys(patch).length) await api('PATCH', `/${encodeURIComponent(name)}/docs/${encodeURIComponent(doc.id)}`, { databaseId: db.id, body: patch });
       } else {
         await api('POST', `/${encodeURIComponent(name)}/docs`, { databaseId: db.id, body: parsed.value });

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, type Database, type Key, type NewKey } from '../api.ts';
-import { Confirm, Dialog, Empty, ErrorText, Loading, SecretOnce, useAction, useLoad, When } from '../ui.tsx';
+import { api } from '../api.ts';
+import type { Database, Key, KeyList, NewKey } from '../types.ts';
+import { Confirm, Dialog, ErrorText, Link, Loaded, SecretOnce, useAction, useLoad, When } from '../ui.tsx';
 
 /** A database's API keys: create (shown once), list by hint, revoke. */
 export function KeysPage({ db }: { db: Database }) {
   const path = `/admin/databases/${encodeURIComponent(db.id)}/keys`;
-  const keys = useLoad(() => api<{ keys: Key[] }>('GET', path).then((r) => r.keys), [db.id]);
+  const keys = useLoad(() => api<KeyList>('GET', path).then((r) => r.keys), [db.id]);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<NewKey>();
   const [revoking, setRevoking] = useState<Key>();
@@ -16,15 +17,13 @@ export function KeysPage({ db }: { db: Database }) {
         <h1>API keys</h1>
         <button type="button" class="primary" onClick={() => setCreating(true)}>New key</button>
       </div>
-      <p class="muted">Secret keys (<code>svc_sk_…</code>) read and write; keep them on servers. Public keys (<code>svc_pk_…</code>) only read documents and sign users in: safe in a browser.</p>
-      {keys.loading && !keys.data ? <Loading what="Loading keys" /> : keys.error ? <ErrorText error={keys.error} /> : keys.data!.length === 0 ? (
-        <Empty><p>No keys. Create one to reach this database from your app.</p></Empty>
-      ) : (
+      <p class="muted">Secret keys (<code>svc_sk_…</code>) read and write; keep them on servers. Public keys (<code>svc_pk_…</code>) sign users in and reach documents only as the database's <Link href={`/databases/${encodeURIComponent(db.id)}/rules`}>rules</Link> allow (with no rules: read everything, write nothing): safe in a browser. Every key is stored as a hash: this list shows a hint of it (its prefix and last 4 characters), never the key.</p>
+      <Loaded load={keys} what="Loading keys" empty={<p>No keys. Create one to reach this database from your app.</p>}>{(list) => (
         <div class="table-wrap">
           <table>
             <thead><tr><th>Key</th><th>Kind</th><th>Name</th><th>Created</th><th>Last used</th><th>Status</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
-              {keys.data!.map((k) => (
+              {list.map((k) => (
                 <tr key={k.id} class={k.revokedAt ? 'revoked' : ''}>
                   <td class="mono">{k.hint}</td>
                   <td><span class={`badge ${k.kind}`}>{k.kind}</span></td>
@@ -38,11 +37,11 @@ export function KeysPage({ db }: { db: Database }) {
             </tbody>
           </table>
         </div>
-      )}
+      )}</Loaded>
       {creating && <CreateKey path={path} onClose={() => setCreating(false)} onCreated={(k) => { setCreating(false); setCreated(k); keys.reload(); }} />}
       {created && (
         <Dialog title={`New ${created.kind} key`} onClose={() => setCreated(undefined)}>
-          <SecretOnce label={created.kind === 'secret' ? 'Secret key' : 'Public key'} value={created.key} />
+          <SecretOnce label={created.kind === 'secret' ? 'Secret key' : 'Public key'} value={created.key} kept="apiKey" />
           <div class="actions"><button type="button" class="primary" onClick={() => setCreated(undefined)}>I've copied it</button></div>
         </Dialog>
       )}
@@ -62,11 +61,11 @@ function CreateKey({ path, onClose, onCreated }: { path: string; onClose: () => 
   const act = useAction();
   return (
     <Dialog title="New API key" onClose={onClose}>
-      <form onSubmit={(e) => { e.preventDefault(); void act.run(async () => onCreated(await api('POST', path, { body: { kind, ...(name.trim() ? { name: name.trim() } : {}) } }))); }}>
+      <form onSubmit={(e) => { e.preventDefault(); void act.run(async () => onCreated(await api<NewKey>('POST', path, { body: { kind, ...(name.trim() ? { name: name.trim() } : {}) } }))); }}>
         <fieldset>
           <legend>Kind</legend>
           <label class="inline"><input type="radio" name="kind" checked={kind === 'secret'} onChange={() => setKind('secret')} /> Secret: read and write, for servers</label>
-          <label class="inline"><input type="radio" name="kind" checked={kind === 'public'} onChange={() => setKind('public')} /> Public: read-only, for browsers</label>
+          <label class="inline"><input type="radio" name="kind" checked={kind === 'public'} onChange={() => setKind('public')} /> Public: for browsers, limited by the rules</label>
         </fieldset>
         <label>Name <span class="muted">(optional)</span><input name="name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="web app" /></label>
         <ErrorText error={act.error} />

@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, describeError, type Database } from '../api.ts';
-import { ErrorText, useLoad } from '../ui.tsx';
+import { api, describeError } from '../api.ts';
+import type { CollectionList, Database, Doc, RealtimeToken } from '../types.ts';
+import { ErrorText, Loaded, useLoad } from '../ui.tsx';
 
-type LiveEvent = { type: 'event'; id: string; event: string; collection: string; document: Record<string, unknown>; timestamp: string };
+/** An event message of the realtime WebSocket (API.md §3; sockets are not in the OpenAPI document). */
+type LiveEvent = { type: 'event'; id: string; event: string; collection: string; document: Doc; timestamp: string };
 type State = 'idle' | 'connecting' | 'live' | 'reconnecting';
 const KEEP = 200;
 
 /** Realtime events of chosen collections, through a realtime token and the WebSocket (API.md §3). */
 export function LivePage({ db }: { db: Database }) {
-  const collections = useLoad(() => api<{ collections: Array<{ name: string; count: number }> }>('GET', '/collections', { databaseId: db.id }).then((r) => r.collections), [db.id]);
+  const collections = useLoad(() => api<CollectionList>('GET', '/collections', { databaseId: db.id }).then((r) => r.collections), [db.id]);
   const [chosen, setChosen] = useState<string[]>([]);
   const [extra, setExtra] = useState('');
   const [state, setState] = useState<State>('idle');
@@ -26,11 +28,11 @@ export function LivePage({ db }: { db: Database }) {
     let socket: WebSocket | undefined;
     let after: string | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    let token: { url: string; expiresAt: string } | undefined;
+    let token: RealtimeToken | undefined;
     const connect = async () => {
       try {
         if (!token || Date.parse(token.expiresAt) - Date.now() < 60_000) {
-          token = await api<{ url: string; expiresAt: string }>('POST', '/realtime/token', { databaseId: db.id, body: { collections: names } });
+          token = await api<RealtimeToken>('POST', '/realtime/token', { databaseId: db.id, body: { collections: names } });
         }
       } catch (e) {
         setError(describeError(e));
@@ -75,12 +77,11 @@ export function LivePage({ db }: { db: Database }) {
       <form class="card" onSubmit={(e) => { e.preventDefault(); if (state === 'idle') void start(); else stop(); }}>
         <fieldset disabled={state !== 'idle'}>
           <legend>Collections to watch</legend>
-          {collections.error && <ErrorText error={collections.error} />}
-          {collections.data?.map((c) => (
+          <Loaded load={collections} what="Loading collections">{(list) => list.map((c) => (
             <label class="inline" key={c.name}>
               <input type="checkbox" checked={chosen.includes(c.name)} onChange={() => setChosen(chosen.includes(c.name) ? chosen.filter((x) => x !== c.name) : [...chosen, c.name])} /> {c.name}
             </label>
-          ))}
+          ))}</Loaded>
           <label>Other collections <span class="muted">(comma-separated, even ones with no document yet)</span>
             <input name="collections" value={extra} onInput={(e) => setExtra(e.currentTarget.value)} placeholder="posts, comments" />
           </label>

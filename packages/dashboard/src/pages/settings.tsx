@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Database } from '../api.ts';
+import { api } from '../api.ts';
+import type { Database, DatabasePatch, DatabaseSettings, Me } from '../types.ts';
 import { ErrorText, useAction, useToast } from '../ui.tsx';
 
-const PROVIDERS = [['google', 'Google'], ['github', 'GitHub']] as const;
+const PROVIDERS = [['google', 'Google'], ['github', 'GitHub']] as const satisfies ReadonlyArray<readonly [keyof DatabaseSettings['oauth'], string]>;
 type Provider = (typeof PROVIDERS)[number][0];
 
 /** Redirect URLs, site URL and OAuth clients; client secrets are write-only. */
@@ -17,7 +18,7 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
   // Providers call back PUBLIC_URL, which behind a proxy may differ from this page's address.
   const [publicUrl, setPublicUrl] = useState(location.origin);
   useEffect(() => {
-    api<{ publicUrl: string }>('GET', '/admin/me').then((r) => setPublicUrl(r.publicUrl), () => undefined);
+    api<Me>('GET', '/admin/me').then((r) => setPublicUrl(r.publicUrl), () => undefined);
   }, []);
   const callback = (p: Provider) => `${publicUrl}/v1/auth/oauth/${p}/callback`;
 
@@ -31,14 +32,14 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
         if (secrets[p]) oauth[p].clientSecret = secrets[p];
       }
       const settings = { redirectUrls: redirectUrls.split(/\s+/).filter(Boolean), siteUrl: siteUrl.trim() || null, oauth };
-      await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings } });
+      await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings } satisfies DatabasePatch });
       setSecrets({ google: '', github: '' });
       toast.toast('Settings saved.');
       onSaved();
     });
   };
   const clearSecret = (p: Provider) => act.run(async () => {
-    await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings: { oauth: { [p]: { clientSecret: null } } } } });
+    await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings: { oauth: { [p]: { clientSecret: null } } } } satisfies DatabasePatch });
     toast.toast('Client secret removed.');
     onSaved();
   });

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api, type Database, type User } from '../api.ts';
-import { Confirm, Dialog, Empty, ErrorText, Loading, Pager, useLoad, useToast, When } from '../ui.tsx';
-
-type Detail = { user: User; activeSessions: number; providers: string[] };
+import { api } from '../api.ts';
+import type { Database, User, UserDetail, UserPage, UserSignOut } from '../types.ts';
+import { Confirm, Dialog, Loaded, Pager, useLoad, useToast, When } from '../ui.tsx';
 
 /** End users of a database: search by e-mail, view, delete, sign out everywhere. */
 export function UsersPage({ db }: { db: Database }) {
@@ -11,7 +10,7 @@ export function UsersPage({ db }: { db: Database }) {
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
   const limit = 20;
-  const page = useLoad(() => api<{ users: User[]; total: number }>('GET', path, { query: { search, limit, offset } }), [db.id, search, offset]);
+  const page = useLoad(() => api<UserPage>('GET', path, { query: { search, limit, offset } }), [db.id, search, offset]);
   const [viewing, setViewing] = useState<User>();
   const [deleting, setDeleting] = useState<User>();
   const toast = useToast();
@@ -24,15 +23,14 @@ export function UsersPage({ db }: { db: Database }) {
         <button type="submit">Search</button>
         {search && <button type="button" onClick={() => { setSearchText(''); setSearch(''); setOffset(0); }}>Clear</button>}
       </form>
-      {page.error ? <ErrorText error={page.error} /> : !page.data ? <Loading what="Loading users" /> : page.data.users.length === 0 ? (
-        <Empty><p>{search ? `No user's e-mail contains “${search}”.` : 'No users yet. They appear when your app signs them up (POST /v1/auth/sign-up).'}</p></Empty>
-      ) : (
+      <Loaded load={page} what="Loading users" isEmpty={(p) => p.users.length === 0}
+        empty={<p>{search ? `No user's e-mail contains “${search}”.` : 'No users yet. They appear when your app signs them up (POST /v1/auth/sign-up).'}</p>}>{(data) => (
         <>
           <div class="table-wrap" aria-busy={page.loading}>
             <table>
               <thead><tr><th>E-mail</th><th>Name</th><th>Verified</th><th>Signed up</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
               <tbody>
-                {page.data.users.map((u) => (
+                {data.users.map((u) => (
                   <tr key={u.id}>
                     <td>{u.email}</td>
                     <td>{u.name ?? <span class="muted">—</span>}</td>
@@ -47,9 +45,9 @@ export function UsersPage({ db }: { db: Database }) {
               </tbody>
             </table>
           </div>
-          <Pager offset={offset} limit={limit} total={page.data.total} onPage={setOffset} />
+          <Pager offset={offset} limit={limit} total={data.total} onPage={setOffset} />
         </>
-      )}
+      )}</Loaded>
       {viewing && <UserDialog path={`${path}/${encodeURIComponent(viewing.id)}`} onClose={() => setViewing(undefined)} onDelete={() => { setDeleting(viewing); setViewing(undefined); }} toast={toast.toast} />}
       {deleting && (
         <Confirm title="Delete user" action="Delete user" danger onClose={() => setDeleting(undefined)}
@@ -63,32 +61,32 @@ export function UsersPage({ db }: { db: Database }) {
 }
 
 function UserDialog({ path, onClose, onDelete, toast }: { path: string; onClose: () => void; onDelete: () => void; toast: (m: string) => void }) {
-  const detail = useLoad(() => api<Detail>('GET', path), [path]);
+  const detail = useLoad(() => api<UserDetail>('GET', path), [path]);
   const [signingOut, setSigningOut] = useState(false);
   return (
     <Dialog title="User" onClose={onClose}>
-      {detail.loading && !detail.data ? <Loading /> : detail.error ? <ErrorText error={detail.error} /> : (
+      <Loaded load={detail}>{({ user, activeSessions, providers }) => (
         <>
           <dl class="meta">
-            <dt>E-mail</dt><dd>{detail.data!.user.email}</dd>
-            <dt>Name</dt><dd>{detail.data!.user.name ?? '—'}</dd>
-            <dt>Id</dt><dd class="mono">{detail.data!.user.id}</dd>
-            <dt>Verified</dt><dd>{detail.data!.user.emailVerified ? 'yes' : 'no'}</dd>
-            <dt>Signed up</dt><dd>{detail.data!.user.createdAt}</dd>
-            <dt>Providers</dt><dd>{detail.data!.providers.join(', ') || 'password / e-mail link'}</dd>
-            <dt>Active sessions</dt><dd data-testid="active-sessions">{detail.data!.activeSessions}</dd>
+            <dt>E-mail</dt><dd>{user.email}</dd>
+            <dt>Name</dt><dd>{user.name ?? '—'}</dd>
+            <dt>Id</dt><dd class="mono">{user.id}</dd>
+            <dt>Verified</dt><dd>{user.emailVerified ? 'yes' : 'no'}</dd>
+            <dt>Signed up</dt><dd>{user.createdAt}</dd>
+            <dt>Providers</dt><dd>{providers.join(', ') || 'password / e-mail link'}</dd>
+            <dt>Active sessions</dt><dd data-testid="active-sessions">{activeSessions}</dd>
           </dl>
           <div class="actions">
             <button type="button" class="danger" onClick={onDelete}>Delete</button>
-            <button type="button" onClick={() => setSigningOut(true)} disabled={detail.data!.activeSessions === 0}>Sign out everywhere</button>
+            <button type="button" onClick={() => setSigningOut(true)} disabled={activeSessions === 0}>Sign out everywhere</button>
             <button type="button" class="primary" onClick={onClose}>Close</button>
           </div>
         </>
-      )}
+      )}</Loaded>
       {signingOut && (
         <Confirm title="Sign out everywhere" action="Sign out" onClose={() => setSigningOut(false)}
           onConfirm={async () => {
-            const r = await api<{ endedSessions: number }>('POST', `${path}/sign-out`);
+            const r = await api<UserSignOut>('POST', `${path}/sign-out`);
             toast(`Ended ${r.endedSessions} session${r.endedSessions === 1 ? '' : 's'}.`);
             detail.reload();
           }}>

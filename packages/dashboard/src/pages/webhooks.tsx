@@ -1,22 +1,26 @@
 import { useState } from 'preact/hooks';
-import { api, type Database, type Delivery, type Webhook } from '../api.ts';
+import { api } from '../api.ts';
+import type { Database, DeliveryDetail, DeliveryPage, NewWebhook, RotatedSecret, Webhook, WebhookBody, WebhookList, WebhookPatch } from '../types.ts';
 import { navigate } from '../router.ts';
-import { Confirm, Dialog, Empty, ErrorText, Link, Loading, Pager, SecretOnce, useAction, useLoad, useToast, When } from '../ui.tsx';
+import { Confirm, Dialog, ErrorText, Link, Loaded, Pager, SecretOnce, useAction, useLoad, useToast, When } from '../ui.tsx';
 
-const EVENTS = ['document.created', 'document.updated', 'document.deleted'] as const;
-type Form = { url: string; events: string[]; collections: string; description: string };
+type EventName = NonNullable<WebhookBody['events']>[number];
+const EVENTS: EventName[] = ['document.created', 'document.updated', 'document.deleted'];
+type Form = { url: string; events: EventName[]; collections: string; description: string };
+// A webhook reads back its events as plain strings; the form knows only the names it can send.
+const isEventName = (e: string): e is EventName => e === '*' || (EVENTS as string[]).includes(e);
 
 const toForm = (w?: Webhook): Form => ({
-  url: w?.url ?? '', events: w?.events ?? ['*'], collections: (w?.collections ?? []).join(', '), description: w?.description ?? '',
+  url: w?.url ?? '', events: (w?.events ?? ['*']).filter(isEventName), collections: (w?.collections ?? []).join(', '), description: w?.description ?? '',
 });
-const toBody = (f: Form) => ({
+const toBody = (f: Form): WebhookBody => ({
   url: f.url.trim(), events: f.events.length ? f.events : ['*'],
   collections: f.collections.split(/[\s,]+/).filter(Boolean), description: f.description.trim() || null,
 });
 
 /** A database's webhooks; creating one shows its signing secret once. */
 export function WebhooksPage({ db }: { db: Database }) {
-  const list = useLoad(() => api<{ webhooks: Webhook[] }>('GET', '/webhooks', { databaseId: db.id }).then((r) => r.webhooks), [db.id]);
+  const list = useLoad(() => api<WebhookList>('GET', '/webhooks', { databaseId: db.id }).then((r) => r.webhooks), [db.id]);
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<{ id: string; secret: string }>();
   const base = `/databases/${encodeURIComponent(db.id)}/webhooks`;
@@ -26,14 +30,12 @@ export function WebhooksPage({ db }: { db: Database }) {
         <h1>Webhooks</h1>
         <button type="button" class="primary" onClick={() => setCreating(true)}>New webhook</button>
       </div>
-      {list.loading && !list.data ? <Loading what="Loading webhooks" /> : list.error ? <ErrorText error={list.error} /> : list.data!.length === 0 ? (
-        <Empty><p>No webhooks. A webhook POSTs every document change to your URL, signed with its secret.</p></Empty>
-      ) : (
+      <Loaded load={list} what="Loading webhooks" empty={<p>No webhooks. A webhook POSTs every document change to your URL, signed with its secret.</p>}>{(webhooks) => (
         <div class="table-wrap">
           <table>
             <thead><tr><th>URL</th><th>Events</th><th>Collections</th><th>Status</th><th>Created</th></tr></thead>
             <tbody>
-              {list.data!.map((w) => (
+              {webhooks.map((w) => (
                 <tr key={w.id}>
                   <td><Link href={`${base}/${encodeURIComponent(w.id)}`}>{w.url}</Link>{w.description && <div class="muted small">{w.description}</div>}</td>
                   <td>{w.events.join(', ')}</td>
@@ -45,11 +47,11 @@ export function WebhooksPage({ db }: { db: Database }) {
             </tbody>
           </table>
         </div>
-      )}
+      )}</Loaded>
       {creating && (
         <WebhookForm title="New webhook" initial={toForm()} action="Create webhook" onClose={() => setCreating(false)}
           onSubmit={async (f) => {
-            const created = await api<Webhook & { secret: string }>('POST', '/webhooks', { databaseId: db.id, body: toBody(f) });
+            const created = await api<NewWebhook>('POST', '/webhooks', { databaseId: db.id, body: toBody(f) });
             setCreating(false);
             setSecret({ id: created.id, secret: created.secret });
             list.reload();
@@ -58,7 +60,7 @@ export function WebhooksPage({ db }: { db: Database }) {
       {secret && (
         <Dialog title="Webhook created" onClose={() => setSecret(undefined)}>
           <p>Verify each delivery with this secret: <code>X-Service-Signature</code> is the HMAC-SHA256 of the body keyed with it.</p>
-          <SecretOnce label="Signing secret" value={secret.secret} />
+          <SecretOnce label="Signing secret" value={secret.secret} kept="webhookSecret" />
           <div class="actions">
             <button type="button" class="primary" onClick={() => { const id = secret.id; setSecret(undefined); navigate(`${base}/${encodeURIComponent(id)}`); }}>I've copied it</button>
           </div>
@@ -77,7 +79,7 @@ function WebhookForm({ title, initial, action, onSubmit, onClose }: { title: str
   const [f, setF] = useState(initial);
   const act = useAction();
   const all = f.events.includes('*');
-  const toggle = (e: string) => setF({ ...f, events: all ? EVENTS.filter((x) => x !== e) : f.events.includes(e) ? f.events.filter((x) => x !== e) : [...f.events, e] });
+  const toggle = (e: EventName) => setF({ ...f, events: all ? EVENTS.filter((x) => x !== e) : f.events.includes(e) ? f.events.filter((x) => x !== e) : [...f.events, e] });
   return (
     <Dialog title={title} onClose={onClose}>
       <form onSubmit={(e) => { e.preventDefault(); void act.run(() => onSubmit(f)); }}>
@@ -105,10 +107,20 @@ function WebhookForm({ title, initial, action, onSubmit, onClose }: { title: str
 export function WebhookPage({ db, webhookId }: { db: Database; webhookId: string }) {
   const path = `/webhooks/${encodeURIComponent(webhookId)}`;
   const hook = useLoad(() => api<Webhook>('GET', path, { databaseId: db.id }), [db.id, webhookId]);
+  const back = `/databases/${encodeURIComponent(db.id)}/webhooks`;
+  return (
+    <div class="page">
+      <p><Link href={back}>‹ Webhooks</Link></p>
+      <Loaded load={hook} what="Loading webhook">{(w) => <WebhookDetail db={db} w={w} path={path} back={back} onChanged={hook.reload} />}</Loaded>
+    </div>
+  );
+}
+
+function WebhookDetail({ db, w, path, back, onChanged }: { db: Database; w: Webhook; path: string; back: string; onChanged: () => void }) {
   const [status, setStatus] = useState('');
   const [offset, setOffset] = useState(0);
   const limit = 20;
-  const deliveries = useLoad(() => api<{ deliveries: Delivery[]; total: number }>('GET', `${path}/deliveries`, { databaseId: db.id, query: { limit, offset, status } }), [db.id, webhookId, status, offset]);
+  const deliveries = useLoad(() => api<DeliveryPage>('GET', `${path}/deliveries`, { databaseId: db.id, query: { limit, offset, status } }), [db.id, path, status, offset]);
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -116,16 +128,10 @@ export function WebhookPage({ db, webhookId }: { db: Database; webhookId: string
   const [open, setOpen] = useState<string>();
   const act = useAction();
   const toast = useToast();
-  const back = `/databases/${encodeURIComponent(db.id)}/webhooks`;
-
-  if (hook.loading && !hook.data) return <div class="page"><Loading what="Loading webhook" /></div>;
-  if (hook.error || !hook.data) return <div class="page"><ErrorText error={hook.error} /><Link href={back}>Back to webhooks</Link></div>;
-  const w = hook.data;
-  const patch = (body: Partial<Webhook>) => api<Webhook>('PATCH', path, { databaseId: db.id, body }).then(() => hook.reload());
+  const patch = (body: WebhookPatch) => api<Webhook>('PATCH', path, { databaseId: db.id, body }).then(onChanged);
 
   return (
-    <div class="page">
-      <p><Link href={back}>‹ Webhooks</Link></p>
+    <>
       <div class="page-head">
         <h1 class="break">{w.url}</h1>
         <EnabledBadge w={w} />
@@ -162,15 +168,14 @@ export function WebhookPage({ db, webhookId }: { db: Database; webhookId: string
           <button type="button" onClick={deliveries.reload}>Refresh</button>
         </div>
       </div>
-      {deliveries.error ? <ErrorText error={deliveries.error} /> : !deliveries.data ? <Loading what="Loading deliveries" /> : deliveries.data.deliveries.length === 0 ? (
-        <Empty><p>No deliveries{status ? ` with status ${status}` : ''} yet. Change a document, or send a test event.</p></Empty>
-      ) : (
+      <Loaded load={deliveries} what="Loading deliveries" isEmpty={(p) => p.deliveries.length === 0}
+        empty={<p>No deliveries{status ? ` with status ${status}` : ''} yet. Change a document, or send a test event.</p>}>{(page) => (
         <>
           <div class="table-wrap" aria-busy={deliveries.loading}>
             <table>
               <thead><tr><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Created</th><th>Next attempt</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
               <tbody>
-                {deliveries.data.deliveries.map((d) => (
+                {page.deliveries.map((d) => (
                   <tr key={d.id}>
                     <td>{d.event} <span class="muted small">#{d.eventId}</span></td>
                     <td><span class={`badge ${d.status}`}>{d.status}</span></td>
@@ -187,21 +192,21 @@ export function WebhookPage({ db, webhookId }: { db: Database; webhookId: string
               </tbody>
             </table>
           </div>
-          <Pager offset={offset} limit={limit} total={deliveries.data.total} onPage={setOffset} />
+          <Pager offset={offset} limit={limit} total={page.total} onPage={setOffset} />
         </>
-      )}
+      )}</Loaded>
 
       {editing && <WebhookForm title="Edit webhook" initial={toForm(w)} action="Save" onClose={() => setEditing(false)}
         onSubmit={async (f) => { await patch(toBody(f)); setEditing(false); toast.toast('Saved.'); }} />}
       {rotating && (
         <Confirm title="Rotate secret" action="Rotate" onClose={() => setRotating(false)}
-          onConfirm={async () => { setSecret((await api<{ secret: string }>('POST', `${path}/rotate-secret`, { databaseId: db.id })).secret); }}>
+          onConfirm={async () => { setSecret((await api<RotatedSecret>('POST', `${path}/rotate-secret`, { databaseId: db.id })).secret); }}>
           <p>A new secret signs every delivery from now on; the old one stops working at once. Update your receiver right after.</p>
         </Confirm>
       )}
       {secret && (
         <Dialog title="New signing secret" onClose={() => setSecret(undefined)}>
-          <SecretOnce label="Signing secret" value={secret} />
+          <SecretOnce label="Signing secret" value={secret} kept="webhookSecret" />
           <div class="actions"><button type="button" class="primary" onClick={() => setSecret(undefined)}>I've copied it</button></div>
         </Dialog>
       )}
@@ -213,7 +218,7 @@ export function WebhookPage({ db, webhookId }: { db: Database; webhookId: string
       )}
       {open && <DeliveryDialog db={db} path={`${path}/deliveries/${encodeURIComponent(open)}`} onClose={() => setOpen(undefined)} onRetried={deliveries.reload} />}
       {toast.view}
-    </div>
+    </>
   );
 }
 
@@ -229,24 +234,24 @@ function RetryButton({ db, path, disabled, onDone }: { db: Database; path: strin
 }
 
 function DeliveryDialog({ db, path, onClose, onRetried }: { db: Database; path: string; onClose: () => void; onRetried: () => void }) {
-  const d = useLoad(() => api<Delivery>('GET', path, { databaseId: db.id }), [path]);
+  const d = useLoad(() => api<DeliveryDetail>('GET', path, { databaseId: db.id }), [path]);
   return (
     <Dialog title="Delivery" onClose={onClose} wide>
-      {d.loading && !d.data ? <Loading /> : d.error ? <ErrorText error={d.error} /> : (
+      <Loaded load={d}>{(delivery) => (
         <>
           <dl class="meta">
-            <dt>Id</dt><dd class="mono">{d.data!.id}</dd>
-            <dt>Event</dt><dd>{d.data!.event} #{d.data!.eventId}</dd>
-            <dt>Status</dt><dd><span class={`badge ${d.data!.status}`}>{d.data!.status}</span> after {d.data!.attempts} attempt{d.data!.attempts === 1 ? '' : 's'}</dd>
-            {d.data!.status === 'pending' && <><dt>Next attempt</dt><dd>{d.data!.nextAttemptAt ?? 'now'}</dd></>}
+            <dt>Id</dt><dd class="mono">{delivery.id}</dd>
+            <dt>Event</dt><dd>{delivery.event} #{delivery.eventId}</dd>
+            <dt>Status</dt><dd><span class={`badge ${delivery.status}`}>{delivery.status}</span> after {delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'}</dd>
+            {delivery.status === 'pending' && <><dt>Next attempt</dt><dd>{delivery.nextAttemptAt ?? 'now'}</dd></>}
           </dl>
           <h3>Attempt log</h3>
-          {d.data!.attemptLog?.length ? (
+          {delivery.attemptLog?.length ? (
             <div class="table-wrap">
               <table>
                 <thead><tr><th>#</th><th>At</th><th>Answer</th><th>Time</th><th>Error / response body</th></tr></thead>
                 <tbody>
-                  {d.data!.attemptLog.map((a, i) => (
+                  {delivery.attemptLog.map((a, i) => (
                     <tr key={i}>
                       <td>{i + 1}</td><td>{a.at}</td><td>{a.responseStatus ?? '—'}</td><td>{a.durationMs} ms</td>
                       <td>{a.error && <div class="error small">{a.error}</div>}{a.responseBody && <pre class="body">{a.responseBody}</pre>}</td>
@@ -258,11 +263,11 @@ function DeliveryDialog({ db, path, onClose, onRetried }: { db: Database; path: 
           ) : <p class="muted">No attempt yet.</p>}
           <div class="actions">
             <button type="button" onClick={d.reload}>Refresh</button>
-            <RetryButton db={db} path={path} disabled={d.data!.status === 'pending'} onDone={() => { d.reload(); onRetried(); }} />
+            <RetryButton db={db} path={path} disabled={delivery.status === 'pending'} onDone={() => { d.reload(); onRetried(); }} />
             <button type="button" class="primary" onClick={onClose}>Close</button>
           </div>
         </>
-      )}
+      )}</Loaded>
     </Dialog>
   );
 }
