@@ -24,6 +24,7 @@ import type { ChangeListener } from './documents/changes.ts';
 import { LastUsedTracker } from './keys/last-used.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { createWebhooks } from './webhooks/webhooks.ts';
+import { createRules } from './rules/rules.ts';
 import { authRoutes } from './auth/routes.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import type { Bus } from './infra/bus/bus.ts';
@@ -71,7 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // any origin may: the key, not the origin, is the credential.
   await app.register(cors, {
     origin: '*',
-    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'X-Session-Token', 'X-Database-Id'],
     exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
     maxAge: 600,
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         heartbeatMs: config.realtimeHeartbeatMs, maxBufferBytes: config.realtimeMaxBufferBytes,
       }),
     },
+    createRules({ store }),
     { routes: (app) => dashboardRoutes(app) },
     { routes: () => undefined, stop: () => lastUsed.close() },
   ];

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { text as readAll } from 'node:stream/consumers';
 import { Command } from 'commander';
 import { loadConfig } from './config.ts';
 import { openStore } from './store/open-store.ts';
@@ -6,19 +8,22 @@ import { ApiError } from './errors.ts';
 import { createOperator } from './admin/operators.ts';
 import { createDatabase, getDatabase, listDatabases } from './databases/databases.ts';
 import { createKey, listKeys, parseKind, revokeKey } from './keys/keys.ts';
+import { readRules, saveRules } from './rules/rules.ts';
+import { parseJsonBody } from './json/parse.ts';
 
 /**
  * The `svc` command. It works on the store named by DATABASE_URL (default ./data/svc.db), through
  * the same services as the management API, so it also works before any operator exists (the
  * first operator is created here) and while the server is stopped.
  */
-const program = new Command('svc').description('Manage an svc instance: operators, databases, API keys').option('--json', 'print JSON');
+const program = new Command('svc').description('Manage an svc instance: operators, databases, API keys, access rules').option('--json', 'print JSON');
 
 type Printer = (value: unknown, human: () => string) => void;
 const print: Printer = (value, human) => console.log(program.opts().json ? JSON.stringify(value, null, 2) : human());
 
 async function withStore(fn: (store: Store) => Promise<void>): Promise<void> {
-  const store = await openStore(loadConfig().databaseUrl);
+  const config = loadConfig();
+  const store = await openStore(config.databaseUrl, config.storeTimeouts);
   try {
     await fn(store);
   } finally {
@@ -78,9 +83,26 @@ key.command('revoke').description('revoke a key; it stops working at once')
     print({ revoked: o.key }, () => `Revoked key ${o.key}.`);
   }));
 
+const rules = program.command('rules').description('access rules of a database: what public keys may do (API.md §10)');
+rules.command('get').description('print the rules as JSON (what `rules set` takes)')
+  .requiredOption('--database <id>')
+  .action((o: { database: string }) => withStore(async (store) => {
+    const current = await readRules(store, o.database);
+    print({ rules: current }, () => JSON.stringify(current, null, 2));
+  }));
+rules.command('set').description('validate rules and store them, replacing the old ones whole; they apply at once')
+  .requiredOption('--database <id>').option('--file <path>', 'a JSON file of rules (default: read standard input)')
+  .action((o: { database: string; file?: string }) => withStore(async (store) => {
+    const text = o.file === undefined ? await readAll(process.stdin) : readFileSync(o.file, 'utf8');
+    // Paths in errors start at the file's root ('/todos/read'), as the file holds the rules object itself.
+    const saved = await saveRules(store, o.database, parseJsonBody(text, loadConfig().limits.jsonDepth), '');
+    print({ rules: saved }, () => `Stored the rules of database ${o.database}; they apply at once.`);
+  }));
+
 program.parseAsync().catch((e: unknown) => {
   const message = e instanceof ApiError ? `${e.message} (${e.code})` : e instanceof Error ? e.message : String(e);
-  if (program.opts().json) console.error(JSON.stringify({ error: { code: e instanceof ApiError ? e.code : 'internal', message } }));
-  else console.error(`svc: ${message}`);
+  const details = e instanceof ApiError ? e.details : undefined;
+  if (program.opts().json) console.error(JSON.stringify({ error: { code: e instanceof ApiError ? e.code : 'internal', message, ...(details ? { details } : {}) } }));
+  else console.error([`svc: ${message}`, ...(details ?? []).map((d) => `  ${d.path}: ${d.message}`)].join('\n'));
   process.exitCode = 1;
 });

@@ -1,11 +1,17 @@
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
+import { validateRules } from '../rules/validate.ts';
 
 /** A database's settings as stored (API.md §6). */
 export interface Settings {
   redirectUrls: string[];
   siteUrl: string | null;
   oauth: Partial<Record<OAuthProvider, { clientId: string | null; clientSecret: string | null }>>;
+  /**
+   * The §10 access rules as last written, kept as JSON text: PostgreSQL's jsonb would reorder
+   * their keys, and GET /rules answers them exactly as written. Absent: never set (rules/).
+   */
+  rules?: string;
 }
 
 export type OAuthProvider = 'google' | 'github';
@@ -51,10 +57,17 @@ function validate(v: JsonObject): Settings {
   return { redirectUrls: redirectUrls as string[], siteUrl: siteUrl as string | null, oauth: oauth as Settings['oauth'] };
 }
 
-/** Applies a JSON Merge Patch to settings and validates the result. */
+/**
+ * Applies a JSON Merge Patch to settings and validates the result. `rules` is the exception
+ * (§6): a patch replaces it whole, after rules/validate.ts accepted it, or removes it with null.
+ */
 export function patchSettings(current: Settings, patch: unknown): Settings {
   if (!isObject(patch)) throw new ApiError('validation_failed', 'settings must be an object', [{ path: '/settings', message: 'must be an object' }]);
-  return validate(mergePatch(current, patch) as JsonObject);
+  const { rules: currentRules, ...base } = current;
+  const { rules: newRules, ...rest } = patch;
+  const rules = newRules === undefined ? currentRules : newRules === null ? undefined : JSON.stringify(validateRules(newRules, '/settings/rules'));
+  const merged = validate(mergePatch(base, rest) as JsonObject);
+  return rules === undefined ? merged : { ...merged, rules };
 }
 
 /** Settings as reads show them: client secrets replaced by `clientSecretSet`. */
@@ -63,5 +76,5 @@ export function publicSettings(s: Settings) {
   for (const [provider, conf] of Object.entries(s.oauth)) {
     oauth[provider] = { clientId: conf?.clientId ?? null, clientSecretSet: Boolean(conf?.clientSecret) };
   }
-  return { redirectUrls: s.redirectUrls, siteUrl: s.siteUrl, oauth };
+  return { redirectUrls: s.redirectUrls, siteUrl: s.siteUrl, oauth, ...(s.rules === undefined ? {} : { rules: JSON.parse(s.rules) as unknown }) };
 }

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { principalOf } from '../http/auth.ts';
+import { ErrorResponse } from '../http/error-schema.ts';
+import type { Rules } from './types.ts';
+
+const RuleSchema = Type.Union([
+  Type.Boolean(),
+  Type.Literal('signedIn'),
+  Type.Record(Type.String(), Type.Unknown(), { description: 'A §1 filter whose operands may be {"$auth": "id" | "email" | "emailVerified" | "appMetadata.<path>"}' }),
+]);
+const EntrySchema = Type.Object({
+  read: Type.Optional(RuleSchema), create: Type.Optional(RuleSchema), update: Type.Optional(RuleSchema), delete: Type.Optional(RuleSchema),
+});
+const RulesResponse = Type.Object({
+  rules: Type.Record(Type.String({ description: 'A collection name, or "*" for every collection without an entry' }), EntrySchema),
+});
+// The body's rules are checked by validate.ts, not by the schema: a bad rule is 400 invalid_rules
+// with the path of each problem, which a schema error (validation_failed) would not be.
+const RulesBody = Type.Object({
+  rules: Type.Unknown({ description: '{ "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter } }' }),
+}, { additionalProperties: false });
+
+/** §10 management: a database's access rules, with a secret key (or an operator token with X-Database-Id). */
+export function rulesRoutes(app: FastifyInstance, deps: {
+  read(databaseId: string): Promise<Rules>;
+  save(databaseId: string, rules: unknown): Promise<Rules>;
+}): void {
+  const tags = ['rules'];
+  const config = { access: 'secret' as const };
+  const errors = { 401: ErrorResponse, 403: ErrorResponse };
+
+  app.get('/v1/rules', {
+    config, schema: { tags, summary: 'The access rules of public keys, as last written ({"*": {"read": true}} when none were set)', response: { 200: RulesResponse, ...errors } },
+  }, async (request) => ({ rules: await deps.read(principalOf(request).databaseId) }));
+
+  app.put<{ Body: Static<typeof RulesBody> }>('/v1/rules', {
+    config, schema: { tags, summary: 'Replace the access rules whole; they apply at once', body: RulesBody, response: { 200: RulesResponse, 400: ErrorResponse, ...errors } },
+  }, async (request) => ({ rules: await deps.save(principalOf(request).databaseId, request.body.rules) }));
+}

@@ -1,0 +1,46 @@
+import { notFound } from '../errors.ts';
+import { updateDatabase } from '../databases/databases.ts';
+import type { Settings } from '../databases/settings.ts';
+import type { Queryable, Store } from '../store/store.ts';
+import type { Feature } from '../feature.ts';
+import { DEFAULT_RULES } from './resolve.ts';
+import { validateRules } from './validate.ts';
+import { rulesRoutes } from './routes.ts';
+import type { Rules } from './types.ts';
+
+export type { Operation, Rule, Rules, RuleUser } from './types.ts';
+export { ruleFor, resolveRule, DEFAULT_RULES, type RuleAccess } from './resolve.ts';
+export { compileMatcher, type Matcher, type Document } from './matcher.ts';
+export { validateRules } from './validate.ts';
+
+/**
+ * A database's rules as stored, or undefined when none were ever set (then ruleFor applies
+ * DEFAULT_RULES). Read from the settings row on every call, never cached: a change applies at once
+ * on every instance. Pass `q` to read inside the transaction that checks and writes (§10).
+ */
+export async function loadRules(store: Store, databaseId: string, q: Queryable = store): Promise<Rules | undefined> {
+  const row = await q.get<{ settings: string }>(`SELECT ${store.dialect.jsonText('settings')} AS settings FROM databases WHERE id = ?`, [databaseId]);
+  if (!row) throw notFound(`Database '${databaseId}' not found`);
+  const { rules } = JSON.parse(row.settings) as Settings;
+  return rules === undefined ? undefined : (JSON.parse(rules) as Rules);
+}
+
+/** The rules GET /rules shows: as last written, or DEFAULT_RULES when none were ever set. */
+export async function readRules(store: Store, databaseId: string): Promise<Rules> {
+  return (await loadRules(store, databaseId)) ?? DEFAULT_RULES;
+}
+
+/**
+ * Validates and stores a database's rules, replacing the old ones whole; returns them as GET will.
+ * `at` is the pointer that error details start from (`/rules` for PUT /rules' body, `` for a file).
+ */
+export async function saveRules(store: Store, databaseId: string, rules: unknown, at = '/rules'): Promise<Rules> {
+  validateRules(rules, at);
+  const database = await updateDatabase(store, databaseId, { settings: { rules } });
+  return (database.settings as { rules?: Rules }).rules ?? DEFAULT_RULES;
+}
+
+/** The rules feature: GET and PUT /v1/rules (the other features ask loadRules, ruleFor, resolveRule). */
+export function createRules(deps: { store: Store }): Feature {
+  return { routes: (app) => rulesRoutes(app, { read: (id) => readRules(deps.store, id), save: (id, rules) => saveRules(deps.store, id, rules) }) };
+}

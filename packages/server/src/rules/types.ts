@@ -1,0 +1,23 @@
+import type { JsonObject } from '../json/merge-patch.ts';
+
+/** The four operations a rule entry may name (API.md §10). */
+export const OPERATIONS = ['read', 'create', 'update', 'delete'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** One rule: `true`, `false`, `"signedIn"`, or a §1 filter whose operands may be `{"$auth": …}`. */
+export type Rule = boolean | 'signedIn' | JsonObject;
+
+/** A database's `settings.rules`: entries keyed by collection name, `"*"` for every other collection. */
+export type Rules = Record<string, Partial<Record<Operation, Rule>>>;
+
+/**
+ * The signed-in end user a rule is evaluated for, read as the user is now. `appMetadata` is
+ * optional: users don't carry it yet (API.md §2.1), and a missing one makes every
+ * `{"$auth": "appMetadata.…"}` operand missing.
+ */
+export interface RuleUser {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  appMetadata?: JsonObject;
+}

@@ -1,0 +1,102 @@
+import { ApiError, type ErrorDetail } from '../errors.ts';
+import { isObject } from '../json/merge-patch.ts';
+import { compileFilter } from '../documents/query.ts';
+import { checkCollection } from '../documents/names.ts';
+import type { JsonSql } from '../store/store.ts';
+import { isAuthField, replaceAuthOperands } from './auth-operands.ts';
+import { OPERATIONS, type Rules } from './types.ts';
+
+/**
+ * Checks `settings.rules` (API.md §10) and names every bad rule by its JSON Pointer. A filter rule
+ * is checked by the list filter's own compiler, so a rule is accepted exactly when the same
+ * filter would be accepted on a list, `$auth` operands standing in for scalars.
+ */
+
+/** Rules are read on every request a public key makes: kept small (the size Firebase allows). */
+export const MAX_RULES_BYTES = 256 * 1024;
+
+/**
+ * A JsonSql that builds nothing: compiling against it runs every check of the list compiler
+ * without producing SQL for a dialect, which validation does not need.
+ */
+const NO_SQL: JsonSql = {
+  sortKeys: () => [],
+  compare: () => '',
+  isNullish: () => '',
+  exists: () => '',
+  param: (v) => v,
+};
+
+/** Throws the list compiler's 400 `invalid_filter` when `filter` is not a §1 filter a list would take. */
+export function checkFilter(filter: unknown): void {
+  compileFilter(NO_SQL, JSON.stringify(filter));
+}
+
+/** RFC 6901 escaping of one JSON Pointer segment. */
+const pointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+
+const OPERATION_NAMES = new Set<string>(OPERATIONS);
+
+/** What is wrong with one rule's value, or nothing. */
+function ruleProblems(rule: unknown): string[] {
+  if (rule === true || rule === false || rule === 'signedIn') return [];
+  if (!isObject(rule)) return ['must be true, false, "signedIn" or a filter object'];
+  if (Object.keys(rule).length === 0) return ['a filter rule may not be empty ({}); write true to allow every request'];
+  const problems: string[] = [];
+  const withPlaceholders = replaceAuthOperands(rule, (field) => {
+    if (!isAuthField(field)) {
+      problems.push(`${JSON.stringify(field)} is not a $auth field: use "id", "email", "emailVerified" or "appMetadata.<path>"`);
+    }
+    return 'placeholder';
+  });
+  try {
+    checkFilter(withPlaceholders);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    problems.push(`not a valid filter: ${e.message}`);
+  }
+  return problems;
+}
+
+/**
+ * Validates a rules object; returns it unchanged, or throws 400 `invalid_rules` whose `details`
+ * hold one `{path, message}` per problem, `path` being the pointer of the bad entry or rule under
+ * `at` (`/rules` for the body of PUT /rules, `/settings/rules` for a database PATCH).
+ */
+export function validateRules(value: unknown, at = '/rules'): Rules {
+  const details: ErrorDetail[] = [];
+  const root = at || '/';
+  if (!isObject(value)) {
+    details.push({ path: root, message: 'must be an object keyed by collection name or "*"' });
+  } else if (Buffer.byteLength(JSON.stringify(value)) > MAX_RULES_BYTES) {
+    details.push({ path: root, message: `must be at most ${MAX_RULES_BYTES} bytes of JSON` });
+  } else {
+    for (const [collection, entry] of Object.entries(value)) {
+      const path = `${at}/${pointer(collection)}`;
+      if (collection !== '*') {
+        try {
+          checkCollection(collection);
+        } catch (e) {
+          if (!(e instanceof ApiError)) throw e;
+          details.push({ path, message: `is not a collection name: ${e.message}` });
+          continue;
+        }
+      }
+      if (!isObject(entry)) {
+        details.push({ path, message: 'must be an object of operations: read, create, update, delete' });
+        continue;
+      }
+      for (const [operation, rule] of Object.entries(entry)) {
+        const rulePath = `${path}/${pointer(operation)}`;
+        if (!OPERATION_NAMES.has(operation)) details.push({ path: rulePath, message: 'is not an operation: use read, create, update or delete' });
+        else for (const message of ruleProblems(rule)) details.push({ path: rulePath, message });
+      }
+    }
+  }
+  if (details.length) {
+    const shown = details.slice(0, 5).map((d) => `${d.path} ${d.message}`).join('; ');
+    const more = details.length > 5 ? ` (and ${details.length - 5} more in details)` : '';
+    throw new ApiError('invalid_rules', `Invalid rules: ${shown}${more}`, details);
+  }
+  return value as Rules;
+}

@@ -1,0 +1,104 @@
+import { before, after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { forEachStore, openTestStore, type TestStore } from '../helpers/stores.ts';
+import { request, startServer, type TestDatabase, type TestServer } from '../helpers/server.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+
+/** Runs `svc …` against a store, with `stdin` as its standard input. */
+function svc(db: TestStore, args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: db.url } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const RULES = { todos: { read: { owner: { $auth: 'id' } }, create: { owner: { $auth: 'id' } } }, '*': { read: true } };
+
+forEachStore('svc rules', (kind) => {
+  let db: TestStore;
+  let server: TestServer;
+  let database: TestDatabase;
+  let dir: string;
+  before(async () => {
+    db = await openTestStore(kind);
+    server = await startServer(kind, { db });
+    database = await server.createDatabase();
+    dir = mkdtempSync(join(tmpdir(), 'svc-rules-'));
+  });
+  after(async () => {
+    await server.close();
+    await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('rules get prints the default, then what set stored from a file; the server answers the same at once', async () => {
+    const first = await svc(db, ['rules', 'get', '--database', database.databaseId]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(JSON.parse(first.stdout), { '*': { read: true } });
+
+    const file = join(dir, 'rules.json');
+    writeFileSync(file, JSON.stringify(RULES, null, 2));
+    const set = await svc(db, ['rules', 'set', '--database', database.databaseId, '--file', file]);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /Stored the rules/);
+
+    const got = await svc(db, ['rules', 'get', '--database', database.databaseId]);
+    assert.equal(got.stdout.trim(), JSON.stringify(RULES, null, 2), 'printed exactly as written, ready for rules set');
+    const http = await request(server, 'GET', '/rules', { key: database.secretKey });
+    assert.equal(JSON.stringify(http.json), JSON.stringify({ rules: RULES }));
+  });
+
+  test('rules set reads standard input without --file; --json prints {rules}', async () => {
+    const rules = { posts: { read: 'signedIn' } };
+    const set = await svc(db, ['--json', 'rules', 'set', '--database', database.databaseId], JSON.stringify(rules));
+    assert.equal(set.code, 0, set.stderr);
+    assert.deepEqual(JSON.parse(set.stdout), { rules });
+    const got = await svc(db, ['--json', 'rules', 'get', '--database', database.databaseId]);
+    assert.deepEqual(JSON.parse(got.stdout), { rules });
+    assert.deepEqual((await request(server, 'GET', '/rules', { key: database.secretKey })).json, { rules });
+  });
+
+  test('bad rules exit 1 with each problem and its path; nothing is stored', async () => {
+    const bad = { posts: { read: { owner: { $auth: 'phone' } }, write: true }, 'no good': {} };
+    const human = await svc(db, ['rules', 'set', '--database', database.databaseId], JSON.stringify(bad));
+    assert.equal(human.code, 1);
+    assert.match(human.stderr, /invalid_rules/);
+    assert.match(human.stderr, /^ {2}\/posts\/read: "phone" is not a \$auth field/m);
+    assert.match(human.stderr, /^ {2}\/posts\/write: is not an operation/m);
+    assert.match(human.stderr, /^ {2}\/no good: is not a collection name/m);
+
+    const json = await svc(db, ['--json', 'rules', 'set', '--database', database.databaseId], JSON.stringify(bad));
+    assert.equal(json.code, 1);
+    const error = JSON.parse(json.stderr).error;
+    assert.equal(error.code, 'invalid_rules');
+    assert.deepEqual(error.details.map((d: { path: string }) => d.path), ['/posts/read', '/posts/write', '/no good']);
+
+    const notJson = await svc(db, ['--json', 'rules', 'set', '--database', database.databaseId], '{"posts": ');
+    assert.equal(notJson.code, 1);
+    assert.equal(JSON.parse(notJson.stderr).error.code, 'invalid_json');
+    const notObject = await svc(db, ['--json', 'rules', 'set', '--database', database.databaseId], '[]');
+    assert.deepEqual(JSON.parse(notObject.stderr).error.details.map((d: { path: string }) => d.path), ['/']);
+
+    assert.deepEqual((await request(server, 'GET', '/rules', { key: database.secretKey })).json, { rules: { posts: { read: 'signedIn' } } }, 'unchanged');
+  });
+
+  test('an unknown database exits 1 with not_found', async () => {
+    for (const args of [['rules', 'get', '--database', 'nope'], ['rules', 'set', '--database', 'nope']]) {
+      const r = await svc(db, ['--json', ...args], '{}');
+      assert.equal(r.code, 1);
+      assert.equal(JSON.parse(r.stderr).error.code, 'not_found');
+    }
+  });
+});
