@@ -8,6 +8,7 @@ import type { Limiter } from './infra/limiter/limiter.ts';
 import { installErrorHandling } from './errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { installBodyParsing } from './http/body.ts';
+import { httpLayerOptions, installHttpLayerErrors } from './http/http-errors.ts';
 import { installValidation } from './http/validation.ts';
 import { installAccessCheck, installAuth } from './http/auth.ts';
 import { installRateLimit } from './http/rate-limit.ts';
@@ -65,8 +66,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Path parameters are checked by the routes (ids are up to 128 characters); the router's default
     // of 100 would answer longer ones with its own 414, outside the error shape.
     routerOptions: { maxParamLength: 16 * 1024 },
+    // The header limit, and the HTTP layer's own refusals in the §0 shape (src/http/http-errors.ts).
+    ...httpLayerOptions(config.limits),
   });
   installErrorHandling(app);
+  installHttpLayerErrors(app);
   installValidation(app);
   // Browsers call the API from their own origins with a public key in a header (no cookies), so
   // any origin may: the key, not the origin, is the credential.
@@ -76,8 +80,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowedHeaders: ['Authorization', 'Content-Type', 'X-Session-Token', 'X-Database-Id'],
     exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
     maxAge: 600,
+    // Any OPTIONS answers 204 with the CORS headers; the strict default answers one without
+    // Origin with a plain-text 400, outside the error shape.
+    strictPreflight: false,
   });
-  installBodyParsing(app, { maxDepth: config.limits.jsonDepth });
+  installBodyParsing(app, { maxDepth: config.limits.jsonDepth, smallBodyBytes: config.limits.smallBodyBytes });
 
   const metrics = createMetrics();
   const lastUsed = new LastUsedTracker(store);
@@ -109,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every feature, in one list: routes registered in this order, started when the app is ready,
   // stopped in reverse order when it closes.
   const features: Feature[] = [
-    { routes: (app) => operationsRoutes(app, { store, metrics }) },
+    { routes: (app) => operationsRoutes(app, { store, metrics, metricsToken: config.metricsToken }) },
     { routes: (app) => adminRoutes(app, { store, publicUrl: config.publicUrl }) },
     { routes: (app) => setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) }) },
     { routes: (app) => userAdminRoutes(app, { store }) },
@@ -123,7 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
     },
     createRules({ store }),
-    { routes: (app) => dashboardRoutes(app) },
+    { routes: (app) => dashboardRoutes(app, { publicUrl: config.publicUrl }) },
     { routes: () => undefined, stop: () => lastUsed.close() },
   ];
   for (const feature of features) feature.routes(app);

@@ -35,6 +35,8 @@ export interface Config {
   logLevel: string;
   /** Human-readable log lines (a terminal) instead of JSON lines (a log collector). */
   logPretty: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
   limits: Limits;
 }
 
@@ -52,6 +54,10 @@ export interface OAuthEndpoints {
 export interface Limits {
   documentBytes: number;
   bodyBytes: number;
+  /** The body limit of routes whose bodies are a few fields (auth, realtime token, webhooks, operator sign-in and setup). */
+  smallBodyBytes: number;
+  /** Request line and headers, all together (431 over it). */
+  headerBytes: number;
   bulkDocuments: number;
   pageSize: number;
   jsonDepth: number;
@@ -134,9 +140,12 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     logLevel: env.LOG_LEVEL || 'info',
     // LOG_FORMAT=json|pretty; by default pretty only when a person is watching the terminal.
     logPretty: env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY),
+    metricsToken: env.METRICS_TOKEN || undefined,
     limits: Object.freeze({
       documentBytes: int(env, 'LIMIT_DOCUMENT_BYTES', 1024 * 1024, 1),
       bodyBytes: int(env, 'LIMIT_BODY_BYTES', 16 * 1024 * 1024, 1),
+      smallBodyBytes: int(env, 'LIMIT_SMALL_BODY_BYTES', 64 * 1024, 1),
+      headerBytes: int(env, 'LIMIT_HEADER_BYTES', 16 * 1024, 1024),
       bulkDocuments: int(env, 'LIMIT_BULK_DOCUMENTS', 1000, 1),
       pageSize: int(env, 'LIMIT_PAGE_SIZE', 1000, 1),
       jsonDepth: int(env, 'LIMIT_JSON_DEPTH', 32, 1),

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The catalogue of stable error codes (API.md §0), with the HTTP status each one maps to. */
@@ -26,6 +27,11 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
+  // The HTTP layer's own refusals (API.md §0: every error has the shape, these included).
+  bad_request: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -55,8 +61,8 @@ export function notFound(message: string): ApiError {
   return new ApiError('not_found', message);
 }
 
-/** Maps Fastify's own errors (parsing, validation, limits) onto the catalogue. */
-function fromFastify(err: FastifyError): ApiError | undefined {
+/** Maps Fastify's own errors (parsing, validation, limits, malformed URLs) onto the catalogue. */
+function fromFastify(err: FastifyError, request: FastifyRequest): ApiError | undefined {
   if (err.validation) {
     const details = err.validation.map((v) => ({
       path: (v.instancePath || '/').replace(/^\/?/, '/') + (v.params && 'missingProperty' in v.params ? `${v.instancePath ? '/' : ''}${String(v.params.missingProperty)}` : ''),
@@ -67,39 +73,72 @@ function fromFastify(err: FastifyError): ApiError | undefined {
   }
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('bad_request', 'The body is not as long as its Content-Length says');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', 'The request body is too large');
+      return new ApiError('payload_too_large', `The request body is over this route's limit of ${request.routeOptions.bodyLimit} bytes`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid_json', 'The body is not valid JSON');
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('bad_request', 'The URL is not validly percent-encoded');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('not_found', 'A path segment is too long to name anything');
     default:
       return undefined;
   }
 }
 
-/** Sends an ApiError in the §0 shape. */
-export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
-  const body: Record<string, unknown> = {
+/**
+ * Any error as the ApiError to answer with: an ApiError as is, Fastify's own errors mapped onto the
+ * catalogue, anything else 500 `internal` (logged; the answer names the request id, never a stack).
+ */
+export function toApiError(err: FastifyError, request: FastifyRequest): ApiError {
+  if (err instanceof ApiError) return err;
+  const known = fromFastify(err, request);
+  if (known) return known;
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    // A client error Fastify raised that the catalogue has no better name for.
+    return new ApiError('validation_failed', err.message);
+  }
+  request.log.error({ err }, 'unhandled error');
+  return new ApiError('internal', `Internal error (request ${request.id})`);
+}
+
+/** The §0 body of an error: `{"error": {"code", "message", "details"?}}` and its extra top-level fields (`retryAfter`). */
+export function errorBody(e: ApiError): Record<string, unknown> {
+  return {
     error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
     ...(e.extra ?? {}),
   };
-  return reply.code(e.status).type('application/json; charset=utf-8').send(body);
+}
+
+/** An error as a status and a JSON text, for answers written outside Fastify's reply (a refused WebSocket upgrade). */
+export function renderError(e: ApiError): { status: number; body: string } {
+  return { status: e.status, body: JSON.stringify(errorBody(e)) };
+}
+
+/**
+ * A whole raw HTTP/1.1 error response, for a socket no Fastify reply exists for (the HTTP parser's
+ * refusals, a refused upgrade). It closes the connection: after such an error the stream's framing
+ * cannot be trusted.
+ */
+export function rawErrorResponse(e: ApiError, headers: Record<string, string | number> = {}): string {
+  const { status, body } = renderError(e);
+  const head = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close', ...headers };
+  const lines = Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${lines}\r\n${body}`;
+}
+
+/** Sends an ApiError in the §0 shape: the one producer of error bodies on a Fastify reply. */
+export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
+  return reply.code(e.status).type('application/json; charset=utf-8').send(errorBody(e));
 }
 
 /** Installs the one error handler and the 404 handler. Unknown errors become 500 `internal`. */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = err instanceof ApiError ? err : fromFastify(err);
-    if (known) return sendError(reply, known);
-    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      // A client error Fastify raised that the catalogue has no better name for.
-      return sendError(reply, new ApiError('validation_failed', err.message));
-    }
-    request.log.error({ err }, 'unhandled error');
-    return sendError(reply, new ApiError('internal', `Internal error (request ${request.id})`));
-  });
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendError(reply, toApiError(err, request)));
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, notFound(`No route ${request.method} ${request.url.split('?')[0]}`)),
   );

@@ -5,10 +5,27 @@ import { parseJsonBody } from '../json/parse.ts';
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
 
 /**
- * JSON bodies (§0): `application/json` (any parameters) and, for PATCH, `application/merge-patch+json`.
- * Any other content type, or none, on a request with a body → 415; bad JSON → 400 `invalid_json`.
+ * Routes whose bodies are a few fields (credentials, a URL, a list of names): they take
+ * `smallBodyBytes`, not the 16 MiB a bulk insert needs, so an anonymous caller (sign-in takes a
+ * public key, setup and operator sign-in none) cannot make the server read and parse megabytes.
  */
-export function installBodyParsing(app: FastifyInstance, opts: { maxDepth: number }): void {
+const SMALL_BODY_ROUTES = [/^\/v1\/auth\//, /^\/v1\/realtime\/token$/, /^\/v1\/webhooks(\/|$)/, /^\/v1\/admin\/(sign-in|setup|operators)$/];
+
+/** Gives every small-body route (SMALL_BODY_ROUTES) registered after it the smaller limit, unless the route sets its own. */
+function installSmallBodyLimits(app: FastifyInstance, smallBodyBytes: number): void {
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit === undefined && SMALL_BODY_ROUTES.some((re) => re.test(route.url))) route.bodyLimit = smallBodyBytes;
+  });
+}
+
+/**
+ * JSON bodies (§0): `application/json` (any parameters) and, for PATCH, `application/merge-patch+json`.
+ * Any other content type, or none, on a request with a body → 415; bad JSON → 400 `invalid_json`;
+ * nesting deeper than `maxDepth` → 400 before parsing; over the route's body limit → 413. Install
+ * it before the routes: the small body limits are set as routes are added.
+ */
+export function installBodyParsing(app: FastifyInstance, opts: { maxDepth: number; smallBodyBytes: number }): void {
+  installSmallBodyLimits(app, opts.smallBodyBytes);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) => {
     try {

@@ -1,19 +1,22 @@
 import { ApiError } from '../errors.ts';
+import { assertNestingWithin } from './nesting.ts';
 
 /**
- * Parses a request body and enforces the §8 nesting depth. `__proto__` keys are refused: JSON.parse
+ * Parses a request body and enforces the §8 nesting depth, on the text before parsing (see
+ * nesting.ts). `__proto__` keys are refused: JSON.parse
  * keeps them as harmless own properties, but any later `obj[key] = …` (a merge patch) would turn
  * them into prototype writes, so they never enter the system.
  */
 export function parseJsonBody(text: string, maxDepth: number): unknown {
   if (text.trim() === '') throw new ApiError('invalid_json', 'The body is empty; send a JSON value');
+  assertNestingWithin(text, maxDepth);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     throw new ApiError('invalid_json', `The body is not valid JSON: ${(e as Error).message}`);
   }
-  checkJson(value, maxDepth);
+  checkJson(value);
   return value;
 }
 
@@ -30,25 +33,22 @@ function unstorable(): ApiError {
 }
 
 /**
- * Throws 400 when `value` nests deeper than `maxDepth`, carries a `__proto__` key, or a string or
- * key no store can hold. Iterative: no stack overflow on deep input.
+ * Throws 400 when `value` carries a `__proto__` key, or a string or key no store can hold.
+ * Iterative, though the depth was bounded before parsing.
  */
-export function checkJson(value: unknown, maxDepth: number): void {
-  const stack: Array<[unknown, number]> = [[value, 0]];
+export function checkJson(value: unknown): void {
+  const stack: unknown[] = [value];
   while (stack.length) {
-    const [v, depth] = stack.pop()!;
+    const v = stack.pop();
     if (typeof v === 'string' && !isStorableString(v)) throw unstorable();
     if (v === null || typeof v !== 'object') continue;
-    if (depth >= maxDepth) {
-      throw new ApiError('validation_failed', `JSON nests deeper than ${maxDepth} levels`, [{ path: '/', message: `nesting deeper than ${maxDepth}` }]);
-    }
     if (Array.isArray(v)) {
-      for (const item of v) stack.push([item, depth + 1]);
+      for (const item of v) stack.push(item);
     } else {
       for (const key of Object.keys(v)) {
         if (key === '__proto__') throw new ApiError('invalid_field_name', 'The field name "__proto__" is not allowed');
         if (!isStorableString(key)) throw unstorable();
-        stack.push([(v as Record<string, unknown>)[key], depth + 1]);
+        stack.push((v as Record<string, unknown>)[key]);
       }
     }
   }

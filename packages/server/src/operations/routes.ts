@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
-import type { Metrics } from './metrics.ts';
+import { metricsAccess, type Metrics } from './metrics.ts';
 import { ApiError } from '../errors.ts';
 
 /** §7: health, readiness, metrics and the OpenAPI document. */
-export function operationsRoutes(app: FastifyInstance, deps: { store: Store; metrics: Metrics }): void {
+export function operationsRoutes(app: FastifyInstance, deps: { store: Store; metrics: Metrics; metricsToken?: string }): void {
   const hidden = { hide: true };
   app.get('/health', { schema: { ...hidden, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
 
@@ -18,7 +18,7 @@ export function operationsRoutes(app: FastifyInstance, deps: { store: Store; met
     }
   });
 
-  app.get('/metrics', { schema: hidden }, async (_request, reply) => {
+  app.get('/metrics', { schema: hidden, onRequest: metricsAccess(deps.metricsToken) }, async (_request, reply) => {
     reply.type(deps.metrics.registry.contentType);
     return deps.metrics.registry.metrics();
   });

@@ -56,6 +56,33 @@ forEachStore('operations endpoints', (kind) => {
     assert.ok(!r.text.includes(db.secretKey));
   });
 
+  test('GET /metrics is open without METRICS_TOKEN; with it, only Authorization: Bearer <token> gets in (else 401 in the error shape)', async () => {
+    assert.equal((await request(server, 'GET', '/metrics', { root: true, key: 'anything' })).status, 200, 'no token configured: open');
+    const token = 'metrics-token-0123456789abcdef';
+    const guarded = await startServer(kind, { env: { METRICS_TOKEN: token } });
+    try {
+      const refused: Array<[string, Record<string, string>]> = [
+        ['no Authorization', {}], ['a wrong token', { authorization: 'Bearer metrics-token-0123456789abcdeX' }],
+        ['a prefix of the token', { authorization: `Bearer ${token.slice(0, 10)}` }], ['the token and more', { authorization: `Bearer ${token}0` }],
+        ['another scheme', { authorization: `Basic ${token}` }], ['an empty bearer', { authorization: 'Bearer ' }],
+      ];
+      for (const [what, headers] of refused) {
+        const r = await request(guarded, 'GET', '/metrics', { root: true, headers });
+        assert.equal(r.status, 401, what);
+        assert.equal((r.json as { error: { code: string } }).error.code, 'invalid_token', what);
+        assert.match((r.json as { error: { message: string } }).error.message, /METRICS_TOKEN/, what);
+        assert.equal(r.headers.get('www-authenticate'), 'Bearer realm="metrics"', what);
+        assert.ok(!r.text.includes('svc_http_requests_total'), what);
+      }
+      const ok = await request(guarded, 'GET', '/metrics', { root: true, headers: { authorization: `bearer ${token}` } });
+      assert.equal(ok.status, 200);
+      assert.match(ok.text, /^# TYPE svc_http_requests_total counter/m);
+      assert.equal((await request(guarded, 'GET', '/health', { root: true })).status, 200, '/health stays open');
+    } finally {
+      await guarded.close();
+    }
+  });
+
   test('GET /v1/openapi.json is an OpenAPI 3.1 document listing the documents and admin routes', async () => {
     const r = await request(server, 'GET', '/openapi.json');
     assert.equal(r.status, 200);

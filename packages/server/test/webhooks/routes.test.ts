@@ -108,6 +108,33 @@ forEachStore('webhook routes', (kind) => {
     await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey });
   });
 
+  test('SSRF: every IPv6 spelling of a private IPv4 address is refused, and the refusal names the setting that allows it', async () => {
+    const table: Array<[string, RegExp]> = [
+      ['http://[::127.0.0.1]/', /^::7f00:1 \(127\.0\.0\.1\) is not a public address/],
+      ['http://[::7f00:1]:8080/hook', /^::7f00:1 \(127\.0\.0\.1\)/],
+      ['http://[::10.0.0.5]/', /^::a00:5 \(10\.0\.0\.5\)/],
+      ['http://[::ffff:127.0.0.1]/', /^::ffff:7f00:1 \(127\.0\.0\.1\)/],
+      ['http://[0:0:0:0:0:ffff:7f00:1]/', /^::ffff:7f00:1 \(127\.0\.0\.1\)/],
+      ['http://[::ffff:a9fe:a9fe]/latest/meta-data/', /^::ffff:a9fe:a9fe \(169\.254\.169\.254\)/],
+      ['http://[64:ff9b::127.0.0.1]/', /^64:ff9b::7f00:1 \(127\.0\.0\.1\)/],
+      ['http://[64:ff9b::c0a8:101]/', /^64:ff9b::c0a8:101 \(192\.168\.1\.1\)/],
+      ['http://[64:ff9b:1::a00:1]/', /^64:ff9b:1::a00:1 is not a public address/],
+      ['http://[2002:7f00:1::]/', /^2002:7f00:1:: is not a public address/],
+      ['http://0177.0.0.1/', /^127\.0\.0\.1 is not a public address/],
+    ];
+    for (const [url, message] of table) {
+      const r = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url } });
+      assert.equal(r.status, 400, `${url}: ${r.text}`);
+      assert.equal(errorCode(r), 'url_not_allowed', url);
+      const text = (r.json as { error: { message: string } }).error.message;
+      assert.match(text, message, url);
+      assert.match(text, /\(set WEBHOOK_ALLOW_PRIVATE_URLS=true to allow private addresses\)$/, url);
+    }
+    const ok = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'http://[::ffff:5db8:d822]/' } });
+    assert.equal(ok.status, 201, `a mapped public address is public: ${ok.text}`);
+    await request(server, 'DELETE', `/webhooks/${(ok.json as { id: string }).id}`, { key: db.secretKey });
+  });
+
   test('SSRF at attempt time: a stored URL that resolves to loopback is refused after DNS, nothing is sent', async () => {
     const rx = await startReceiver();
     try {
@@ -158,7 +185,7 @@ test('url guard: a name that rebinds to a private address between save and attem
   await assert.rejects(guard.check('https://rebind.example/hook'), /not a public address/);
   assert.equal(isPublicAddress('8.8.8.8'), true);
   assert.equal(isPublicAddress('2606:4700:4700::1111'), true);
-  for (const a of ['127.0.0.1', '::1', '10.0.0.1', '169.254.169.254', '::ffff:10.0.0.1', 'fc00::1', '0.0.0.0', 'ff02::1', '100.64.0.1', '64:ff9b::a00:1']) {
+  for (const a of ['127.0.0.1', '::1', '10.0.0.1', '169.254.169.254', '::ffff:10.0.0.1', 'fc00::1', '0.0.0.0', 'ff02::1', '100.64.0.1', '64:ff9b::a00:1', '::7f00:1', '::a00:1', '::8.8.8.8']) {
     assert.equal(isPublicAddress(a), false, a);
   }
   const open = new UrlGuard(true);
