@@ -93,7 +93,13 @@ export type DeliveryDetail = Answer<'/v1/webhooks/{id}/deliveries/{deliveryId}',
 /** `POST /realtime/token`: the WebSocket URL to open and when the token expires. */
 export type RealtimeToken = Answer<'/v1/realtime/token', 'post', 201>;
 
-/** `GET /rules` and `PUT /rules`: a database's access rules (API.md §10). */
-export type RulesAnswer = { rules: Record<string, Partial<Record<'read' | 'create' | 'update' | 'delete', boolean | 'signedIn' | Record<string, unknown>>>> };
-/** What `PUT /rules` takes. */
-export type RulesBody = { rules: unknown };
+// /v1/rules is newer than the SDK's generated types: until they are regenerated (npm run generate -w
+// @svc/client), these fall back to the shape routes.ts declares; afterwards the generated ones apply.
+type RulesPath = Extract<keyof paths, '/v1/rules'>;
+type Rule = boolean | 'signedIn' | { [key: string]: unknown };
+/** `GET /rules` and `PUT /rules`: a database's access rules (API.md §10), exactly as last written. */
+export type RulesAnswer = [RulesPath] extends [never]
+  ? { rules: { [collection: string]: { read?: Rule; create?: Rule; update?: Rule; delete?: Rule } } }
+  : Answer<RulesPath, 'get'>;
+/** What `PUT /rules` takes: the rules whole (checked by the server, 400 `invalid_rules`). */
+export type RulesBody = [RulesPath] extends [never] ? { rules: unknown } : Body<RulesPath, 'put'>;
