@@ -30,7 +30,7 @@ import { authRoutes } from './auth/routes.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import type { Bus } from './infra/bus/bus.ts';
 import { localBus } from './infra/bus/local.ts';
-import { realtimeRoutes } from './realtime/routes.ts';
+import { createRealtime } from './realtime/realtime.ts';
 import { createJobs } from './infra/jobs.ts';
 import type { Feature } from './feature.ts';
 
@@ -123,12 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { routes: (app) => documentRoutes(app, { documents, maxPageSize: config.limits.pageSize }) },
     webhooks,
     { routes: (app) => authRoutes(app, { store, config, limiter, clock }) },
-    {
-      routes: (app) => realtimeRoutes(app, {
-        store, clock, bus, metrics, publicUrl: config.publicUrl, maxCollections: config.limits.realtimeCollections,
-        heartbeatMs: config.realtimeHeartbeatMs, maxBufferBytes: config.realtimeMaxBufferBytes,
-      }),
-    },
+    createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log }),
     createRules({ store }),
     { routes: (app) => dashboardRoutes(app, { publicUrl: config.publicUrl }) },
     { routes: () => undefined, stop: () => lastUsed.close() },
@@ -136,6 +131,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const feature of features) feature.routes(app);
   app.addHook('onReady', async () => {
     for (const feature of features) await feature.start?.();
+  });
+  // Before the HTTP server closes, which waits for every open connection (WebSockets included).
+  app.addHook('preClose', async () => {
+    for (const feature of [...features].reverse()) await feature.closing?.();
   });
   app.addHook('onClose', async () => {
     await jobs.stop();

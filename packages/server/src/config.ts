@@ -31,6 +31,8 @@ export interface Config {
   realtimeHeartbeatMs: number;
   /** A realtime socket whose unsent data exceeds this is closed (slow consumer); it can resume. */
   realtimeMaxBufferBytes: number;
+  /** How often the grants of the open realtime sockets are checked again (revoked key, expired token, ended session → closed with 4401). */
+  realtimeGrantCheckMs: number;
   oauth: OAuthEndpoints;
   logLevel: string;
   /** Human-readable log lines (a terminal) instead of JSON lines (a log collector). */
@@ -63,6 +65,8 @@ export interface Limits {
   jsonDepth: number;
   webhooksPerDatabase: number;
   realtimeCollections: number;
+  /** Open realtime sockets per token, on one instance (429 past it). */
+  realtimeSocketsPerToken: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -129,6 +133,7 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
     realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 30_000, 100),
     realtimeMaxBufferBytes: int(env, 'REALTIME_MAX_BUFFER_BYTES', 4 * 1024 * 1024, 1024),
+    realtimeGrantCheckMs: int(env, 'REALTIME_GRANT_CHECK_MS', 2000, 100),
     oauth: Object.freeze({
       googleAuthorizeUrl: env.OAUTH_GOOGLE_AUTHORIZE_URL || 'https://accounts.google.com/o/oauth2/v2/auth',
       googleTokenUrl: env.OAUTH_GOOGLE_TOKEN_URL || 'https://oauth2.googleapis.com/token',
@@ -151,6 +156,7 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
       jsonDepth: int(env, 'LIMIT_JSON_DEPTH', 32, 1),
       webhooksPerDatabase: int(env, 'LIMIT_WEBHOOKS_PER_DATABASE', 100, 1),
       realtimeCollections: int(env, 'LIMIT_REALTIME_COLLECTIONS', 100, 1),
+      realtimeSocketsPerToken: int(env, 'LIMIT_REALTIME_SOCKETS_PER_TOKEN', 100, 1),
     }),
   });
 }

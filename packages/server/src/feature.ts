@@ -11,6 +11,11 @@ export interface Feature {
   routes(app: FastifyInstance): void;
   /** Starts background work once the app is ready (dispatchers, pollers). */
   start?(): void | Promise<void>;
+  /**
+   * Ends long-lived connections (WebSockets) as the app begins to close: the HTTP server's close
+   * waits for every open connection, so these must go first. Background work stops in `stop`.
+   */
+  closing?(): void | Promise<void>;
   /** Stops background work and releases resources; awaited on close. */
   stop?(): Promise<void>;
 }

@@ -2,6 +2,27 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { LimitResult, Limiter } from '../infra/limiter/limiter.ts';
 
+/** Who a request is counted against, and its limit (§5): its key, else its operator, else the client IP. */
+export function limitBucket(
+  caller: { keyId?: string; operatorId?: string } | undefined, ip: string, limits: { perKey: number; perIp: number },
+): [bucket: string, limit: number] {
+  if (caller?.keyId) return [`key:${caller.keyId}`, limits.perKey];
+  if (caller?.operatorId) return [`op:${caller.operatorId}`, limits.perKey];
+  return [`ip:${ip}`, limits.perIp];
+}
+
+/** The X-RateLimit-* headers of a counted request, and Retry-After past the limit. */
+export function rateLimitHeaders(r: LimitResult): Record<string, number> {
+  const headers: Record<string, number> = { 'X-RateLimit-Limit': r.limit, 'X-RateLimit-Remaining': r.remaining, 'X-RateLimit-Reset': r.resetSeconds };
+  if (!r.allowed) headers['Retry-After'] = r.resetSeconds;
+  return headers;
+}
+
+/** The 429 of a request past its limit. */
+export function rateLimitedError(r: LimitResult): ApiError {
+  return new ApiError('rate_limited', `Too many requests; retry in ${r.resetSeconds} s`, undefined, { retryAfter: r.resetSeconds });
+}
+
 /**
  * §5: every /v1 request is counted, per key (or operator) when the caller authenticated, else per
  * client IP, and carries X-RateLimit-* headers. Runs after authentication resolved the caller
@@ -9,20 +30,14 @@ import type { LimitResult, Limiter } from '../infra/limiter/limiter.ts';
  */
 export function installRateLimit(app: FastifyInstance, deps: { limiter: Limiter; perKey: number; perIp: number }): void {
   const apply = (r: LimitResult, reply: FastifyReply, done: (e?: Error) => void) => {
-    reply.header('X-RateLimit-Limit', r.limit);
-    reply.header('X-RateLimit-Remaining', r.remaining);
-    reply.header('X-RateLimit-Reset', r.resetSeconds);
-    if (r.allowed) return done();
-    reply.header('Retry-After', r.resetSeconds);
-    done(new ApiError('rate_limited', `Too many requests; retry in ${r.resetSeconds} s`, undefined, { retryAfter: r.resetSeconds }));
+    reply.headers(rateLimitHeaders(r));
+    done(r.allowed ? undefined : rateLimitedError(r));
   };
   // A callback hook: with the local limiter a request is counted without a promise.
   app.addHook('onRequest', (request, reply, done) => {
     if ((!request.url.startsWith('/v1/') && request.url !== '/v1') || request.method === 'OPTIONS') return done(); // CORS preflights are free
-    const p = request.principal;
-    const [bucket, limit] = p
-      ? [p.keyId ? `key:${p.keyId}` : `op:${p.operatorId}`, deps.perKey]
-      : request.operator ? [`op:${request.operator.id}`, deps.perKey] : [`ip:${request.ip}`, deps.perIp];
+    const caller = request.principal ?? (request.operator ? { operatorId: request.operator.id } : undefined);
+    const [bucket, limit] = limitBucket(caller, request.ip, deps);
     const r = deps.limiter.consume(bucket, limit);
     if (r instanceof Promise) r.then((x) => apply(x, reply, done), done);
     else apply(r, reply, done);

@@ -7,6 +7,9 @@ import type { RealtimeGrant } from './tokens.ts';
 /** Close code for a client that reads too slowly; it may reconnect with `after=<last id>`. */
 export const CLOSE_SLOW_CONSUMER = 4008;
 
+/** Close code for a socket whose grant ended (key revoked, token expired, session ended): it needs a new token. */
+export const CLOSE_GRANT_ENDED = 4401;
+
 /** Live events held while a replay runs, at most. */
 const MAX_HELD_EVENTS = 10_000;
 const REPLAY_PAGE = 500;
@@ -51,10 +54,12 @@ export class RealtimeConnection implements FeedSubscriber {
   }
 
   async start(after: bigint | undefined): Promise<void> {
-    this.sendJson({ type: 'ready', collections: this.grant.collections });
     const { lastId, unsubscribe } = await this.deps.hub.subscribe(this.grant.databaseId, this);
     this.unsubscribe = unsubscribe;
     if (this.closed) return this.stop();
+    // `ready` only once the feed hands this socket every event after lastId: a write the client
+    // makes after reading `ready` commits after lastId was read, so the client sees it.
+    this.sendJson({ type: 'ready', collections: this.grant.collections });
     this.lastSent = lastId;
     if (after !== undefined) await this.replay(after, lastId);
     const held = this.held ?? [];
@@ -129,6 +134,13 @@ export class RealtimeConnection implements FeedSubscriber {
       if (Date.now() > deadline) return this.closeSlow();
       await new Promise((r) => setTimeout(r, 5));
     }
+  }
+
+  /** Closes the socket with a code and a reason (at most 123 bytes); nothing is sent after it. */
+  end(code: number, reason: string): void {
+    if (this.closed) return;
+    this.stop();
+    this.ws.close(code, reason);
   }
 
   /** Past the buffer limit the socket is closed rather than letting memory grow. */

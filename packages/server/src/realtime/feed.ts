@@ -87,25 +87,23 @@ class DatabaseFeed {
 }
 
 /**
- * The feeds of every database that has subscribers on this instance. Fed by the bus; a poll
- * every `pollMs` (and after a bus reconnect) makes a dropped bus message cost latency, never an event.
+ * The feeds of every database that has subscribers on this instance. Fed by the bus; `pollAll`,
+ * run every few seconds by the feature's jobs (and after a bus reconnect), makes a dropped bus
+ * message cost latency, never an event.
  */
 export class FeedHub {
   private readonly feeds = new Map<string, DatabaseFeed>();
-  private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly store: Store, pollMs = 2000, private readonly onError: (e: unknown) => void = () => undefined) {
-    this.timer = setInterval(() => this.pollAll(), pollMs);
-    this.timer.unref();
-  }
+  constructor(private readonly store: Store, private readonly onError: (e: unknown) => void = () => undefined) {}
 
   /** Hands a batch from the bus to the feed of its database, if anyone listens there. */
   accept(events: ChangeEvent[]): void {
     for (const e of events) this.feeds.get(e.databaseId)?.accept(e);
   }
 
-  pollAll(): void {
-    for (const feed of this.feeds.values()) feed.poll().catch(this.onError);
+  /** Polls every feed; resolves when all of them are done (a failure goes to `onError`). */
+  async pollAll(): Promise<void> {
+    await Promise.all([...this.feeds.values()].map((feed) => feed.poll().catch(this.onError)));
   }
 
   /**
@@ -135,7 +133,6 @@ export class FeedHub {
   }
 
   close(): void {
-    clearInterval(this.timer);
     for (const f of this.feeds.values()) f.close();
     this.feeds.clear();
   }

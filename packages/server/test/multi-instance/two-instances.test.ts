@@ -4,6 +4,7 @@ import { missingServices, postgresTestStore, REDIS_URL, type TestStore } from '.
 import { OPERATOR, request } from '../helpers/server.ts';
 import { startProcess, type ServerProcess } from '../helpers/process.ts';
 import { openWs } from '../helpers/ws.ts';
+import { closeCode } from '../realtime/upgrade.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 /**
@@ -67,6 +68,15 @@ describe('two instances on one PostgreSQL and one Redis', { skip: await missingS
     const events = await c.waitFor((m) => m.type === 'event', 20);
     assert.deepEqual(events.map((e) => e.document.id), written);
     await c.close();
+  });
+
+  test('a key revoked through A closes its socket on B with 4401', async () => {
+    const { key, id } = await newKey('public');
+    const t = await request(b, 'POST', '/realtime/token', { key, body: { collections: ['feed'] } });
+    const c = await openWs((t.json as { url: string }).url);
+    await c.waitFor((m) => m.type === 'ready');
+    assert.equal((await request(a, 'DELETE', `/admin/databases/${databaseId}/keys/${id}`, { key: op })).status, 204);
+    assert.equal(await closeCode(c.closed), 4401);
   });
 
   test('a rate limit of 40 per key is shared: of 60 concurrent requests across both, exactly 40 pass', async () => {
