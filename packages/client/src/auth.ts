@@ -1,16 +1,13 @@
 import { SvcError } from './errors.js';
 import type { CallOptions, Http, SendOptions } from './http.js';
-import { toStored, type SessionStore, type StoredSession } from './session-store.js';
+import type { AuthChangeEvent, AuthStateListener, UserSession } from './session.js';
+import { toStored, type StoredSession } from './session-store.js';
 import type {
   AuthResult, ChangePasswordParams, ForgotPasswordParams, MagicLinkParams, OAuthProvider, ResetPasswordParams,
   SignInParams, SignUpParams, UpdateUserParams, User, VerifyMagicLinkParams,
 } from './types.js';
 
-/** Why the auth state changed (the names supabase-js uses). */
-export type AuthChangeEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'USER_UPDATED';
-
-/** Called on every change of the signed-in user. */
-export type AuthStateListener = (event: AuthChangeEvent, session: StoredSession | null) => void;
+export type { AuthChangeEvent, AuthStateListener } from './session.js';
 
 /** Options of `handleRedirect`. */
 export interface RedirectOptions {
@@ -26,15 +23,11 @@ export interface RedirectOptions {
  * as X-Session-Token by the calls that act as the signed-in user.
  */
 export class AuthService {
-  private readonly listeners = new Set<AuthStateListener>();
-  /** Listeners that already heard a change: a late INITIAL_SESSION must not follow it. */
-  private readonly informed = new WeakSet<AuthStateListener>();
-
-  constructor(private readonly http: Http, private readonly store: SessionStore, private readonly key: string) {}
+  constructor(private readonly http: Http, private readonly session: UserSession, private readonly key: string) {}
 
   /** The stored session (token, expiry and last known user), or null when signed out. */
-  async getSession(): Promise<StoredSession | null> {
-    return (await this.store.get()) ?? null;
+  getSession(): Promise<StoredSession | null> {
+    return this.session.get();
   }
 
   /**
@@ -42,13 +35,7 @@ export class AuthService {
    * with `INITIAL_SESSION`. Returns a function that stops listening.
    */
   onAuthStateChange(listener: AuthStateListener): () => void {
-    this.listeners.add(listener);
-    void this.getSession().then((s) => {
-      if (this.listeners.has(listener) && !this.informed.has(listener)) listener('INITIAL_SESSION', s);
-    });
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.session.listen(listener);
   }
 
   /** Creates an account and signs it in. 409 `conflict` when the e-mail is taken, 400 `weak_password`. */
@@ -66,25 +53,24 @@ export class AuthService {
     const session = await this.getSession();
     if (!session) return;
     try {
-      await this.withSession({ method: 'POST', path: '/auth/sign-out', signal: opts?.signal });
+      await this.session.sendWith(session, { method: 'POST', path: '/auth/sign-out', signal: opts?.signal });
     } catch (e) {
       if (!(e instanceof SvcError && e.code === 'invalid_session')) throw e;
     }
-    await this.setSession(null, 'SIGNED_OUT');
+    await this.session.set(null, 'SIGNED_OUT');
   }
 
   /** The signed-in user, fresh from the server (401 `invalid_session` signs out locally). */
   async getUser(opts?: CallOptions): Promise<User> {
-    const { user } = await this.withSession<{ user: User }>({ method: 'GET', path: '/auth/me', signal: opts?.signal });
-    await this.patchStored({ user });
+    const { user } = await this.session.send<{ user: User }>({ method: 'GET', path: '/auth/me', signal: opts?.signal });
+    await this.session.patch({ user });
     return user;
   }
 
   /** Changes the user's `name` and/or `avatar` (an http(s) URL; null removes it). */
   async updateUser(params: UpdateUserParams, opts?: CallOptions): Promise<User> {
-    const { user } = await this.withSession<{ user: User }>({ method: 'PATCH', path: '/auth/me', body: params, signal: opts?.signal });
-    const s = await this.patchStored({ user });
-    if (s) this.emit('USER_UPDATED', s);
+    const { user } = await this.session.send<{ user: User }>({ method: 'PATCH', path: '/auth/me', body: params, signal: opts?.signal });
+    await this.session.patch({ user }, 'USER_UPDATED');
     return user;
   }
 
@@ -95,7 +81,7 @@ export class AuthService {
 
   /** Changes the password; ends every other session of the user (this one stays). */
   async changePassword(params: ChangePasswordParams, opts?: CallOptions): Promise<void> {
-    await this.withSession({ method: 'POST', path: '/auth/change-password', body: params, signal: opts?.signal });
+    await this.session.send({ method: 'POST', path: '/auth/change-password', body: params, signal: opts?.signal });
   }
 
   /** Mails a reset link (always 202, whether or not the account exists). */
@@ -149,53 +135,15 @@ export class AuthService {
     const history = globalThis.history;
     if ((opts.replaceState ?? opts.url === undefined) && history?.replaceState) history.replaceState(history.state, '', u.toString());
     if (error !== null) throw new SvcError({ status: 0, code: error, message: `OAuth sign-in failed: ${error}` });
-    await this.store.set({ token: token!, expiresAt: '', user: null });
+    await this.session.set({ token: token!, expiresAt: '', user: null });
     // refresh answers user and expiry in one call and proves the token works; if it fails for a
     // network reason the token stays stored, so calling refresh() later completes the sign-in.
     return this.signInWith({ method: 'POST', path: '/auth/refresh', signal: opts.signal }, 'SIGNED_IN', true);
   }
 
-  private async signInWith(req: SendOptions, event: AuthChangeEvent, session = false): Promise<AuthResult> {
-    const result = session ? await this.withSession<AuthResult>(req) : await this.http.send<AuthResult>(req);
-    await this.setSession(toStored(result), event);
+  private async signInWith(req: SendOptions, event: AuthChangeEvent, asUser = false): Promise<AuthResult> {
+    const result = asUser ? await this.session.send<AuthResult>(req) : await this.http.send<AuthResult>(req);
+    await this.session.set(toStored(result), event);
     return result;
-  }
-
-  /** Sends with X-Session-Token; an `invalid_session` answer means the session is over: forget it. */
-  private async withSession<T>(req: SendOptions): Promise<T> {
-    const s = await this.getSession();
-    const headers = s ? { 'x-session-token': s.token } : undefined;
-    try {
-      return await this.http.send<T>({ ...req, headers });
-    } catch (e) {
-      if (s && e instanceof SvcError && e.code === 'invalid_session') await this.setSession(null, 'SIGNED_OUT');
-      throw e;
-    }
-  }
-
-  private async patchStored(change: Partial<StoredSession>): Promise<StoredSession | null> {
-    const s = await this.getSession();
-    if (!s) return null;
-    const next = { ...s, ...change };
-    await this.store.set(next);
-    return next;
-  }
-
-  private async setSession(session: StoredSession | null, event: AuthChangeEvent): Promise<void> {
-    const before = await this.getSession();
-    await this.store.set(session);
-    if (session || before) this.emit(event, session);
-  }
-
-  private emit(event: AuthChangeEvent, session: StoredSession | null): void {
-    for (const l of [...this.listeners]) {
-      this.informed.add(l);
-      try {
-        l(event, session);
-      } catch (e) {
-        // A listener's bug must not break sign-in; surface it without throwing into our caller.
-        queueMicrotask(() => { throw e; });
-      }
-    }
   }
 }

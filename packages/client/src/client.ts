@@ -1,7 +1,9 @@
 import { AuthService } from './auth.js';
 import { CollectionService } from './collection.js';
-import { Http, type CallOptions, type FetchLike, type RetryOptions } from './http.js';
+import { Http, type CallOptions, type FetchLike, type RetryOptions, type Sender } from './http.js';
 import { RealtimeService, type RealtimeOptions } from './realtime.js';
+import { RulesService } from './rules.js';
+import { UserSession } from './session.js';
 import { defaultSessionStore, type SessionStore } from './session-store.js';
 import type { CollectionInfo } from './types.js';
 import { WebhooksService } from './webhooks.js';
@@ -11,7 +13,10 @@ import type { WebSocketConstructor } from './websocket.js';
 export interface ClientOptions {
   /** The server, e.g. `http://localhost:8700` (a trailing `/v1` is fine too). */
   url: string;
-  /** An API key: `svc_pk_…` (public: browsers, read-only documents) or `svc_sk_…` (secret: servers only). */
+  /**
+   * An API key: `svc_pk_…` (public: browsers; documents as the database's rules allow the signed-in
+   * user) or `svc_sk_…` (secret: servers only; not subject to rules).
+   */
   key: string;
   /** Where the end user's session lives (default: localStorage in browsers, memory elsewhere). */
   sessionStore?: SessionStore;
@@ -25,21 +30,32 @@ export interface ClientOptions {
   realtime?: Omit<RealtimeOptions, 'WebSocket'>;
 }
 
-/** An svc client: `collection()`, `auth`, `realtime`, `webhooks`. Create it with `createClient`. */
+/** An svc client: `collection()`, `auth`, `realtime`, `rules`, `webhooks`. Create it with `createClient`. */
 export class SvcClient {
   /** End-user accounts (§2). */
   readonly auth: AuthService;
   /** Realtime subscriptions (§3). */
   readonly realtime: RealtimeService;
+  /** Access rules (§10): secret key, server side. */
+  readonly rules: RulesService;
   /** Webhook management (§4): secret key, server side. */
   readonly webhooks: WebhooksService;
   private readonly http: Http;
+  /** How document calls are sent: as the signed-in user with a public key, with the key alone with a secret one. */
+  private readonly documents: Sender;
 
   constructor(opts: ClientOptions) {
     const fetchFn = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.http = new Http(opts.url, opts.key, fetchFn, opts.retry);
-    this.auth = new AuthService(this.http, opts.sessionStore ?? defaultSessionStore(), opts.key);
-    this.realtime = new RealtimeService(this.http, { ...opts.realtime, WebSocket: opts.WebSocket });
+    const session = new UserSession(this.http, opts.sessionStore ?? defaultSessionStore());
+    // Rules bind only public keys (§10), so only they send the user's session on documents and
+    // realtime: a secret-key backend that also signs users in keeps acting with its key alone, and
+    // a stale session can never fail (or sign out) one of its calls.
+    const asUser = !opts.key.startsWith('svc_sk_');
+    this.documents = asUser ? session : this.http;
+    this.auth = new AuthService(this.http, session, opts.key);
+    this.realtime = new RealtimeService(this.http, { ...opts.realtime, WebSocket: opts.WebSocket }, asUser ? session : undefined);
+    this.rules = new RulesService(this.http);
     this.webhooks = new WebhooksService(this.http);
   }
 
@@ -50,12 +66,12 @@ export class SvcClient {
 
   /** The documents of a collection, typed with your document shape. */
   collection<T extends object = Record<string, unknown>>(name: string): CollectionService<T> {
-    return new CollectionService<T>(this.http, name);
+    return new CollectionService<T>(this.documents, name);
   }
 
-  /** Every collection of the database with its document count. */
+  /** Every collection of the database with its document count (with a public key: those whose `read` rule is `true`). */
   async collections(opts?: CallOptions): Promise<CollectionInfo[]> {
-    const r = await this.http.send<{ collections: CollectionInfo[] }>({ method: 'GET', path: '/collections', signal: opts?.signal });
+    const r = await this.documents.send<{ collections: CollectionInfo[] }>({ method: 'GET', path: '/collections', signal: opts?.signal });
     return r.collections;
   }
 }

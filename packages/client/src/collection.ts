@@ -1,4 +1,4 @@
-import type { CallOptions, Http } from './http.js';
+import type { CallOptions, Sender } from './http.js';
 import type { Doc, ListParams, ListResult, MergePatch, NewDoc } from './types.js';
 
 /** Options of the page iterator. */
@@ -9,7 +9,9 @@ export interface IterateParams extends Omit<ListParams, 'offset' | 'limit'> {
 }
 
 /**
- * The documents of one collection (API.md §1), typed with your document shape.
+ * The documents of one collection (API.md §1), typed with your document shape. With a public key
+ * and a signed-in user, every call carries the user's session, so the database's access rules
+ * (§10) decide what it may read and write.
  *
  * @example
  * interface Post { title: string; score: number }
@@ -21,7 +23,7 @@ export interface IterateParams extends Omit<ListParams, 'offset' | 'limit'> {
 export class CollectionService<T extends object = Record<string, unknown>> {
   private readonly docs: string;
 
-  constructor(private readonly http: Http, readonly name: string) {
+  constructor(private readonly http: Sender, readonly name: string) {
     this.docs = `/${encodeURIComponent(name)}/docs`;
   }
 
@@ -35,7 +37,11 @@ export class CollectionService<T extends object = Record<string, unknown>> {
     return this.http.send({ method: 'GET', path: this.path(id), signal: opts?.signal });
   }
 
-  /** Applies a JSON Merge Patch (nested objects merge, `null` removes a field); answers the whole document. */
+  /**
+   * Applies a JSON Merge Patch (nested objects merge, `null` removes a field); answers the whole
+   * document. With a public key, when the update is applied but the `read` rule hides the result,
+   * the server answers 204 and this resolves `undefined`.
+   */
   update(id: string, patch: MergePatch<T>, opts?: CallOptions): Promise<Doc<T>> {
     return this.http.send({ method: 'PATCH', path: this.path(id), body: patch, contentType: 'application/merge-patch+json', signal: opts?.signal });
   }

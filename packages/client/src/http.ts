@@ -5,7 +5,7 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** One request of `Http.send`. */
 export interface SendOptions {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Relative to `/v1`, e.g. `/posts/docs`. */
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -15,6 +15,11 @@ export interface SendOptions {
   contentType?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+}
+
+/** Whatever sends requests: the bare Http (the key alone), or the UserSession (as the signed-in user). */
+export interface Sender {
+  send<T>(opts: SendOptions): Promise<T>;
 }
 
 /** Per-call options every SDK method accepts. */
@@ -51,7 +56,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * The one place the SDK talks HTTP (pocketbase/js-sdk's `send()`): adds the API key, encodes the
  * body, decodes the answer, maps every failure to SvcError and retries 429s after `retryAfter`.
  */
-export class Http {
+export class Http implements Sender {
   private readonly base: string;
   private readonly maxRetries: number;
   private readonly maxRetryAfter: number;

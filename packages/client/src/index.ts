@@ -9,12 +9,13 @@ export { AuthService, type AuthChangeEvent, type AuthStateListener, type Redirec
 export {
   RealtimeService, type RealtimeEvent, type RealtimeOptions, type RealtimeState, type RealtimeStateInfo, type SubscribeOptions,
 } from './realtime.js';
+export { RulesService } from './rules.js';
 export { WebhooksService } from './webhooks.js';
 export { verifyWebhook } from './verify-webhook.js';
 export {
   MemorySessionStore, LocalStorageSessionStore, defaultSessionStore, type SessionStore, type StoredSession,
 } from './session-store.js';
-export type { CallOptions, FetchLike, RetryOptions } from './http.js';
+export type { CallOptions, FetchLike, RetryOptions, Sender, SendOptions } from './http.js';
 export type { WebSocketConstructor, WebSocketLike } from './websocket.js';
 export type * from './types.js';
 export type { paths as ApiPaths } from './generated/api.js';

@@ -1,5 +1,7 @@
 import { SvcError } from './errors.js';
 import type { Http } from './http.js';
+import type { UserSession } from './session.js';
+import type { StoredSession } from './session-store.js';
 import type { Doc, RealtimeToken } from './types.js';
 import { messageText, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
 
@@ -60,6 +62,12 @@ function isFatal(e: unknown): boolean {
   return e instanceof SvcError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
 }
 
+/** The socket close code of §10: its key was revoked, its token expired or its user's session ended. */
+const CLOSE_UNAUTHORIZED = 4401;
+
+/** A realtime token and the session token it was asked for with (null: nobody's). */
+type HeldToken = RealtimeToken & { session: string | null };
+
 /**
  * One subscription: its socket, its resume point and its reconnect loop. Every event is delivered
  * once and in order: after a drop it reconnects with `after=<last id>`, and ids at or below the
@@ -67,7 +75,12 @@ function isFatal(e: unknown): boolean {
  */
 class Subscription<T extends object> {
   private lastId: bigint | undefined;
-  private token: RealtimeToken | undefined;
+  private token: HeldToken | undefined;
+  /** Bumped when the signed-in user changes: a connection attempt started before it starts over. */
+  private sessionGeneration = 0;
+  private stopWatchingSession: (() => void) | undefined;
+  /** Whether the last token request carried a session. */
+  private askedWithSession = false;
   private ws: WebSocketLike | undefined;
   private attempt = 0;
   private opened = false;
@@ -78,6 +91,8 @@ class Subscription<T extends object> {
 
   constructor(
     private readonly http: Http,
+    /** The end user's session (public keys), whose token goes with every token request; none for a secret key. */
+    private readonly session: UserSession | undefined,
     private readonly collections: string[],
     private readonly onEvent: (e: RealtimeEvent<T>) => void,
     private readonly opts: SubscribeOptions,
@@ -87,12 +102,14 @@ class Subscription<T extends object> {
   }
 
   start(): void {
+    this.stopWatchingSession = this.session?.onTokenChange(() => this.userChanged());
     void this.connect(undefined);
   }
 
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.stopWatchingSession?.();
     clearTimeout(this.retryTimer);
     this.detach()?.close(1000, 'unsubscribed');
     this.state('closed');
@@ -102,12 +119,16 @@ class Subscription<T extends object> {
     if (this.stopped) return;
     this.state(this.opened ? 'reconnecting' : 'connecting', previousError);
     let ws: WebSocketLike;
+    const generation = this.sessionGeneration;
     try {
       const token = await this.freshToken();
       const WS = await resolveWebSocket(this.cfg.WebSocket);
       if (this.stopped) return;
+      if (generation !== this.sessionGeneration) return void this.connect(previousError); // a token for the new user
       ws = new WS(this.lastId === undefined ? token.url : `${token.url}&after=${this.lastId}`);
     } catch (e) {
+      // A stale session was just forgotten (SIGNED_OUT): the next token is asked for without it.
+      if (e instanceof SvcError && e.code === 'invalid_session' && this.askedWithSession) return this.retry(e);
       if (isFatal(e) || (e instanceof SvcError && e.code === 'websocket_unavailable')) return this.fail(e);
       return this.retry(e);
     }
@@ -121,8 +142,8 @@ class Subscription<T extends object> {
     };
     ws.onclose = (ev) => {
       this.detach();
-      // Refused before `ready`: the token may have expired or been revoked; ask for a new one.
-      if (!ready) this.token = undefined;
+      // Refused before `ready`, or closed because the token or its session ended: ask for a new one.
+      if (!ready || ev.code === CLOSE_UNAUTHORIZED) this.token = undefined;
       this.retry(new SvcError({ status: 0, code: 'connection_closed', message: `Realtime connection closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''})` }));
     };
     ws.onerror = () => undefined; // a close event always follows
@@ -176,11 +197,30 @@ class Subscription<T extends object> {
     }, this.cfg.pingIntervalMs ?? 25_000);
   }
 
+  /**
+   * The held token while it is valid for a while yet and belongs to the user signed in now; else a
+   * new one, asked for with the current session (§10: the token then belongs to that user).
+   */
   private async freshToken(): Promise<RealtimeToken> {
+    const session: StoredSession | null = (await this.session?.get()) ?? null;
     const t = this.token;
-    if (t && Date.parse(t.expiresAt) - Date.now() > TOKEN_MARGIN_MS) return t;
-    this.token = await this.http.send<RealtimeToken>({ method: 'POST', path: '/realtime/token', body: { collections: this.collections } });
+    if (t && t.session === (session?.token ?? null) && Date.parse(t.expiresAt) - Date.now() > TOKEN_MARGIN_MS) return t;
+    this.askedWithSession = session !== null;
+    const req = { method: 'POST', path: '/realtime/token', body: { collections: this.collections } } as const;
+    const token = this.session ? await this.session.sendWith<RealtimeToken>(session, req) : await this.http.send<RealtimeToken>(req);
+    this.token = { ...token, session: session?.token ?? null };
     return this.token;
+  }
+
+  /** Another user signed in, or the user signed out: reconnect at once with a token for whoever is signed in now. */
+  private userChanged(): void {
+    this.sessionGeneration++;
+    this.token = undefined;
+    if (this.stopped || !this.ws) return; // an attempt under way or scheduled picks up the new session itself
+    this.detach()?.close(1000, 'signed-in user changed');
+    clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    void this.connect(undefined);
   }
 
   /** Exponential backoff with jitter (half fixed, half random), so many clients don't reconnect in step. */
@@ -217,7 +257,11 @@ class Subscription<T extends object> {
 
 /** Realtime subscriptions (API.md §3). */
 export class RealtimeService {
-  constructor(private readonly http: Http, private readonly cfg: RealtimeOptions) {}
+  /**
+   * `session`: the end user's session for a public-key client (its token goes with every token
+   * request, and a change of user renews the connection); undefined for a secret key.
+   */
+  constructor(private readonly http: Http, private readonly cfg: RealtimeOptions, private readonly session?: UserSession) {}
 
   /**
    * Listens to changes in `collections`. Fetches a token, connects, and keeps the feed going across
@@ -233,7 +277,7 @@ export class RealtimeService {
     onEvent: (event: RealtimeEvent<T>) => void,
     opts: SubscribeOptions = {},
   ): () => void {
-    const sub = new Subscription<T>(this.http, collections, onEvent, opts, this.cfg);
+    const sub = new Subscription<T>(this.http, this.session, collections, onEvent, opts, this.cfg);
     sub.start();
     return () => sub.stop();
   }

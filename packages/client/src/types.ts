@@ -93,3 +93,60 @@ export type Delivery = ResponseBody<'/v1/webhooks/{id}/deliveries', 'get', 200>[
 export type DeliveryDetail = ResponseBody<'/v1/webhooks/{id}/deliveries/{deliveryId}', 'get', 200>;
 export type DeliveryList = ResponseBody<'/v1/webhooks/{id}/deliveries', 'get', 200>;
 export type DeliveriesParams = Partial<QueryParams<'/v1/webhooks/{id}/deliveries', 'get'>>;
+
+/**
+ * A field of the signed-in user that a rule compares with (§10): `id`, `email` (only while it is
+ * verified), `emailVerified`, or a path into the user's `appMetadata`.
+ */
+export type AuthField = 'id' | 'email' | 'emailVerified' | `appMetadata.${string}`;
+
+/** `{ $auth: 'id' }` in a rule: that field of the signed-in user, read from the user as it is now. */
+export interface AuthOperand {
+  $auth: AuthField;
+}
+
+/** A value a rule compares a field with: a JSON scalar or a field of the signed-in user. */
+export type RuleValue = string | number | boolean | null | AuthOperand;
+
+/** The operators of §1 / §1.1 on one field, with `$auth` operands allowed. */
+export interface RuleOperators {
+  $eq?: RuleValue;
+  $ne?: RuleValue;
+  $gt?: RuleValue;
+  $gte?: RuleValue;
+  $lt?: RuleValue;
+  $lte?: RuleValue;
+  $in?: RuleValue[];
+  $nin?: RuleValue[];
+  /** Membership is explicit: `{ members: { $all: [{ $auth: 'id' }] } }`. */
+  $all?: RuleValue[];
+  $exists?: boolean;
+  $size?: number;
+  $prefix?: string | AuthOperand;
+  $icontains?: string | AuthOperand;
+  $elemMatch?: RuleFilter | RuleOperators;
+}
+
+/** A filter rule: the §1 filter language, where an operand may be `{ $auth: … }`. Never empty. */
+export type RuleFilter = {
+  [path: string]: RuleValue | RuleOperators | RuleFilter[] | undefined;
+  $and?: RuleFilter[];
+  $or?: RuleFilter[];
+};
+
+/**
+ * One operation's rule (§10): `true` (anyone with the public key), `false` (nobody; also when
+ * absent), `'signedIn'` (any signed-in user of the database) or a filter the document must match.
+ */
+export type Rule = boolean | 'signedIn' | RuleFilter;
+
+/** A collection's rules: `read` (list, get, realtime events), `create` (insert, bulk), `update`, `delete`. */
+export interface RuleEntry {
+  read?: Rule;
+  create?: Rule;
+  update?: Rule;
+  delete?: Rule;
+}
+
+/** A database's rules, keyed by collection name; `'*'` covers every collection without its own entry. */
+export type Rules = { [collection: string]: RuleEntry };

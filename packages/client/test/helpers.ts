@@ -1,7 +1,10 @@
 // Test helpers: the SDK is tested against the real server, started in-process with the server
 // package's own test helpers (tests may import server code; the SDK itself never does).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket as WsWebSocket } from 'ws';
 import { startServer, type StartOptions, type TestServer } from '../../server/test/helpers/server.ts';
-import { createClient, MemorySessionStore, type ClientOptions, type SvcClient } from '../src/index.ts';
+import { createClient, MemorySessionStore, type ClientOptions, type SvcClient, type WebSocketConstructor } from '../src/index.ts';
 
 export { startServer, type TestServer };
 
@@ -33,4 +36,57 @@ export async function until(cond: () => boolean, ms = 10_000, what = 'condition'
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** `ws`'s WebSocket, remembering every socket so a test can kill the live one from under the SDK. */
+export function killableWebSocket() {
+  const sockets: WsWebSocket[] = [];
+  class Killable extends WsWebSocket {
+    constructor(url: string) {
+      super(url);
+      sockets.push(this);
+    }
+  }
+  return { WebSocket: Killable as unknown as WebSocketConstructor, sockets, kill: () => sockets.at(-1)?.terminate() };
+}
+
+/** One request that went through a recorder. */
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, e.g. `/v1/todos/docs?limit=20`. */
+  url: string;
+  /** The X-Session-Token header as it arrived, if any. */
+  session: string | undefined;
+  status: number;
+}
+
+/**
+ * A real HTTP proxy in front of the real server that records what each request carried: it shows
+ * at the HTTP level which headers the SDK sends, while the answers stay the server's own.
+ */
+export async function startRecorder(target: string) {
+  const requests: RecordedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const session = req.headers['x-session-token'];
+      const seen: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', session: typeof session === 'string' ? session : undefined, status: 0 };
+      requests.push(seen);
+      try {
+        const r = await fetch(target + req.url, {
+          method: req.method, headers: req.headers as Record<string, string>, body: chunks.length ? Buffer.concat(chunks) : undefined,
+        });
+        seen.status = r.status;
+        const h: Record<string, string> = {};
+        r.headers.forEach((v, k) => { if (k !== 'content-encoding' && k !== 'transfer-encoding') h[k] = v; });
+        res.writeHead(r.status, h).end(Buffer.from(await r.arrayBuffer()));
+      } catch {
+        res.destroy();
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, requests, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }

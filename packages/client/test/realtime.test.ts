@@ -3,26 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebSocket as WsWebSocket } from 'ws';
 import { startProcess, type ServerProcess } from '../../server/test/helpers/process.ts';
 import { freePort, OPERATOR } from '../../server/test/helpers/server.ts';
 import { ManualClock } from '../../server/src/infra/clock.ts';
 import {
-  createClient, MemorySessionStore, SvcError, type RealtimeEvent, type RealtimeState, type WebSocketConstructor,
+  createClient, MemorySessionStore, SvcError, type RealtimeEvent, type RealtimeState,
 } from '../src/index.ts';
-import { fixture, until, type Fixture } from './helpers.ts';
-
-/** `ws`'s WebSocket, remembering every socket so a test can kill the live one from under the SDK. */
-function killableWebSocket() {
-  const sockets: WsWebSocket[] = [];
-  class Killable extends WsWebSocket {
-    constructor(url: string) {
-      super(url);
-      sockets.push(this);
-    }
-  }
-  return { WebSocket: Killable as unknown as WebSocketConstructor, sockets, kill: () => sockets.at(-1)?.terminate() };
-}
+import { fixture, killableWebSocket, until, type Fixture } from './helpers.ts';
 
 /** Asserts each event id arrives once, in increasing order. */
 function assertOnceInOrder(events: RealtimeEvent[]): void {
