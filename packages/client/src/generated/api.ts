@@ -593,7 +593,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Deleted */
+                /** @description No content */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -1222,7 +1222,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No content */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -1700,7 +1700,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No content */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -2055,7 +2055,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No content */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -2800,7 +2800,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No content */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -4663,7 +4663,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A token for the realtime WebSocket (1 hour, several connections) */
+        /** A token for the realtime WebSocket (1 hour, up to 100 sockets at once; they close with 4401 when its key or session ends) */
         post: {
             parameters: {
                 query?: never;
@@ -4734,6 +4734,198 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The access rules of public keys, as last written ({"*": {"read": true}} when none were set) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rules: {
+                                [key: string]: {
+                                    create?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                    delete?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                    read?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                    update?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
+        /** Replace the access rules whole; they apply at once */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description { "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter } } */
+                        rules: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rules: {
+                                [key: string]: {
+                                    create?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                    delete?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                    read?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                    update?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5142,7 +5334,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Deleted */
+                /** @description No content */
                 204: {
                     headers: {
                         [name: string]: unknown;

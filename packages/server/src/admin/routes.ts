@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
-import { ErrorResponse } from '../http/error-schema.ts';
+import { ErrorResponse, errorResponses, NoContent } from '../http/error-schema.ts';
 import { createOperator, signInOperator, signOutOperator } from './operators.ts';
 import { createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from '../databases/databases.ts';
 import { createKey, listKeys, revokeKey } from '../keys/keys.ts';
@@ -15,7 +15,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   const { store } = deps;
   const tags = ['admin'];
   const operator = { access: 'operator' as const };
-  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+  const errors = errorResponses(400, 401, 403, 404);
 
   app.post<{ Body: Static<typeof SignInBody> }>('/v1/admin/sign-in', {
     config: { access: 'open' },
@@ -23,7 +23,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   }, async (request) => signInOperator(store, request.body.email, request.body.password));
 
   app.post('/v1/admin/sign-out', {
-    config: operator, schema: { tags, summary: 'End this operator session', response: { 204: { type: 'null' }, ...errors } },
+    config: operator, schema: { tags, summary: 'End this operator session', response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await signOutOperator(store, request.operatorToken!);
     return reply.code(204).send();
@@ -38,7 +38,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   }, async (request) => ({ operator: request.operator!, publicUrl: deps.publicUrl }));
 
   app.post<{ Body: Static<typeof CreateOperatorBody> }>('/v1/admin/operators', {
-    config: operator, schema: { tags, summary: 'Create another operator', body: CreateOperatorBody, response: { 201: Type.Object({ operator: OperatorSchema }), 409: ErrorResponse, ...errors } },
+    config: operator, schema: { tags, summary: 'Create another operator', body: CreateOperatorBody, response: { 201: Type.Object({ operator: OperatorSchema }), ...errorResponses(400, 401, 403, 404, 409) } },
   }, async (request, reply) => reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password) }));
 
   app.post<{ Body: Static<typeof CreateDatabaseBody> }>('/v1/admin/databases', {
@@ -60,7 +60,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   }, async (request) => ({ database: await updateDatabase(store, request.params.id, request.body) }));
 
   app.delete<{ Params: Static<typeof IdParams> }>('/v1/admin/databases/:id', {
-    config: operator, schema: { tags, summary: 'Delete a database and everything in it', params: IdParams, response: { 204: { type: 'null' }, ...errors } },
+    config: operator, schema: { tags, summary: 'Delete a database and everything in it', params: IdParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await deleteDatabase(store, request.params.id);
     return reply.code(204).send();
@@ -82,7 +82,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   });
 
   app.delete<{ Params: Static<typeof KeyParams> }>('/v1/admin/databases/:id/keys/:keyId', {
-    config: operator, schema: { tags, summary: 'Revoke an API key at once', params: KeyParams, response: { 204: { type: 'null' }, ...errors } },
+    config: operator, schema: { tags, summary: 'Revoke an API key at once', params: KeyParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await revokeKey(store, request.params.id, request.params.keyId);
     return reply.code(204).send();

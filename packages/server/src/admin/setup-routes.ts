@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorResponse } from '../http/error-schema.ts';
+import { errorResponses } from '../http/error-schema.ts';
 import { SignInResponse } from './schemas.ts';
 import type { FirstRunSetup } from './setup.ts';
 
@@ -20,7 +20,7 @@ export function setupRoutes(app: FastifyInstance, deps: { setup: FirstRunSetup }
     config: { access: 'open' },
     schema: {
       tags, summary: 'Create the first operator with the setup token printed in the server log', body: SetupBody,
-      response: { 201: SignInResponse, 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse },
+      response: { 201: SignInResponse, ...errorResponses(400, 401, 409) },
     },
   }, async (request, reply) => {
     const { setupToken, email, password } = request.body;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
-import { ErrorResponse } from '../http/error-schema.ts';
+import { errorResponses, NoContent } from '../http/error-schema.ts';
 import { getDatabase } from '../databases/databases.ts';
 import { deleteUser, getUser, listUsers, signOutUser } from './users.ts';
 import { IdParams } from './schemas.ts';
@@ -22,7 +22,7 @@ export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): v
   const { store } = deps;
   const tags = ['admin'];
   const config = { access: 'operator' as const };
-  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+  const errors = errorResponses(400, 401, 403, 404);
 
   app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof ListQuery> }>('/v1/admin/databases/:id/users', {
     config,
@@ -45,7 +45,7 @@ export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): v
   }, async (request) => getUser(store, request.params.id, request.params.userId));
 
   app.delete<{ Params: Static<typeof UserParams> }>('/v1/admin/databases/:id/users/:userId', {
-    config, schema: { tags, summary: 'Delete an end user, its sessions and identities', params: UserParams, response: { 204: { type: 'null' }, ...errors } },
+    config, schema: { tags, summary: 'Delete an end user, its sessions and identities', params: UserParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await deleteUser(store, request.params.id, request.params.userId);
     return reply.code(204).send();

@@ -1,5 +1,6 @@
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
+import { isHttpUrl } from '../http/urls.ts';
 import { validateRules } from '../rules/validate.ts';
 
 /** A database's settings as stored (API.md §6). */
@@ -18,16 +19,6 @@ export type OAuthProvider = 'google' | 'github';
 const PROVIDERS: OAuthProvider[] = ['google', 'github'];
 
 export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth: {} };
-
-const isHttpUrl = (v: unknown): v is string => {
-  if (typeof v !== 'string') return false;
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
 
 /** Validates a merged settings object; throws 400 `validation_failed` with every problem. */
 function validate(v: JsonObject): Settings {

@@ -7,7 +7,7 @@ import {
   BulkBody, BulkResponse, CollectionParams, CollectionsResponse, DocumentBody, DocumentParams, DocumentSchema, ListResponse, listQuerySchema,
   type ListQueryString,
 } from './schemas.ts';
-import { ErrorResponse } from '../http/error-schema.ts';
+import { errorResponses, NoContent } from '../http/error-schema.ts';
 
 /** The service answers documents as ready JSON text (document-json.ts): sent as is, not serialised again. */
 const json = (reply: FastifyReply, status: number, text: string) => reply.code(status).type('application/json; charset=utf-8').send(text);
@@ -30,11 +30,11 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
   const tags = ['documents'];
   const read = { access: 'key' as const };
   const write = { access: 'secret' as const };
-  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+  const errors = errorResponses(400, 401, 403, 404);
 
   app.post<{ Params: Static<typeof CollectionParams> }>('/v1/:collection/docs', {
     config: write, preValidation: collectionName,
-    schema: { tags, summary: 'Insert a document', params: CollectionParams, body: DocumentBody, response: { 201: DocumentSchema, 409: ErrorResponse, 413: ErrorResponse, ...errors } },
+    schema: { tags, summary: 'Insert a document', params: CollectionParams, body: DocumentBody, response: { 201: DocumentSchema, ...errors, ...errorResponses(409, 413) } },
   }, async (request, reply) => {
     return json(reply, 201, await documents.create(principalOf(request).databaseId, request.params.collection, request.body));
   });
@@ -51,12 +51,12 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
 
   app.patch<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
     config: write, preValidation: collectionName,
-    schema: { tags, summary: 'Update a document (JSON Merge Patch)', params: DocumentParams, body: DocumentBody, response: { 200: DocumentSchema, 413: ErrorResponse, ...errors } },
+    schema: { tags, summary: 'Update a document (JSON Merge Patch)', params: DocumentParams, body: DocumentBody, response: { 200: DocumentSchema, ...errors, ...errorResponses(413) } },
   }, async (request, reply) => json(reply, 200, await documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body)));
 
   app.delete<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
     config: write, preValidation: collectionName,
-    schema: { tags, summary: 'Delete a document', params: DocumentParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } },
+    schema: { tags, summary: 'Delete a document', params: DocumentParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await documents.delete(principalOf(request).databaseId, request.params.collection, request.params.id);
     return reply.code(204).send();
@@ -64,7 +64,7 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
 
   app.post<{ Params: Static<typeof CollectionParams>; Body: Static<typeof BulkBody> }>('/v1/:collection/bulk', {
     config: write, preValidation: collectionName,
-    schema: { tags, summary: 'Insert several documents, all or nothing', params: CollectionParams, body: BulkBody, response: { 201: BulkResponse, 409: ErrorResponse, 413: ErrorResponse, ...errors } },
+    schema: { tags, summary: 'Insert several documents, all or nothing', params: CollectionParams, body: BulkBody, response: { 201: BulkResponse, ...errors, ...errorResponses(409, 413) } },
   }, async (request, reply) => {
     return json(reply, 201, await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents));
   });

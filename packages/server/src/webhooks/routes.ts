@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
-import { ErrorResponse } from '../http/error-schema.ts';
+import { errorResponses, NoContent } from '../http/error-schema.ts';
 import type { WebhooksService } from './service.ts';
 import {
   CreateBody, CreatedWebhook, DeliveryDetail, DeliveryEnvelope, DeliveryList, DeliveryParams, SecretResponse, UpdateBody,
@@ -16,11 +16,11 @@ export function webhookRoutes(app: FastifyInstance, deps: { webhooks: WebhooksSe
   const { webhooks } = deps;
   const tags = ['webhooks'];
   const config = { access: 'secret' as const };
-  const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+  const errors = errorResponses(400, 401, 403, 404);
   const db = (r: Parameters<typeof principalOf>[0]) => principalOf(r).databaseId;
 
   app.post<{ Body: CreateBody }>('/v1/webhooks', {
-    config, schema: { tags, summary: 'Create a webhook (the answer holds its secret)', body: CreateBody, response: { 201: CreatedWebhook, 409: ErrorResponse, ...errors } },
+    config, schema: { tags, summary: 'Create a webhook (the answer holds its secret)', body: CreateBody, response: { 201: CreatedWebhook, ...errors, ...errorResponses(409) } },
   }, async (request, reply) => reply.code(201).send(await webhooks.create(db(request), request.body)));
 
   app.get('/v1/webhooks', {
@@ -36,7 +36,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { webhooks: WebhooksSe
   }, async (request) => webhooks.update(db(request), request.params.id, request.body));
 
   app.delete<ById>('/v1/webhooks/:id', {
-    config, schema: { tags, summary: 'Delete a webhook and its deliveries', params: WebhookParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } },
+    config, schema: { tags, summary: 'Delete a webhook and its deliveries', params: WebhookParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await webhooks.remove(db(request), request.params.id);
     return reply.code(204).send();
@@ -59,6 +59,6 @@ export function webhookRoutes(app: FastifyInstance, deps: { webhooks: WebhooksSe
   }, async (request) => webhooks.delivery(db(request), request.params.id, request.params.deliveryId));
 
   app.post<ByDelivery>('/v1/webhooks/:id/deliveries/:deliveryId/retry', {
-    config, schema: { tags, summary: 'Queue a finished delivery again (409 while it is pending)', params: DeliveryParams, response: { 202: DeliveryEnvelope, 409: ErrorResponse, ...errors } },
+    config, schema: { tags, summary: 'Queue a finished delivery again (409 while it is pending)', params: DeliveryParams, response: { 202: DeliveryEnvelope, ...errors, ...errorResponses(409) } },
   }, async (request, reply) => reply.code(202).send({ delivery: await webhooks.retry(db(request), request.params.id, request.params.deliveryId) }));
 }

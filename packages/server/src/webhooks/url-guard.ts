@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import { isIP, isIPv6, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { parseHttpUrl } from '../http/urls.ts';
 
 /** Cloud metadata addresses outside the ranges refused anyway (AWS IPv6, Alibaba, Oracle, ECS). */
 const METADATA = new Set(['fd00:ec2::254', '100.100.100.200', '192.0.0.192', '169.254.169.254', '169.254.170.2']);
@@ -75,14 +76,9 @@ export class UrlGuard {
 
   /** The parsed URL when it is http(s); throws UrlNotAllowed otherwise. */
   parse(url: string): URL {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      throw new UrlNotAllowed(`"${url.slice(0, 200)}" is not a URL`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UrlNotAllowed(`Only http and https URLs are allowed, not ${u.protocol}`);
-    return u;
+    const u = parseHttpUrl(url);
+    if (u) return u;
+    throw new UrlNotAllowed(URL.canParse(url) ? `Only http and https URLs are allowed, not ${new URL(url).protocol}` : `"${url.slice(0, 200)}" is not a URL`);
   }
 
   /** Refuses an IP literal host that is not public; returns the bare host. */
