@@ -11,7 +11,7 @@ import type { Rules } from './types.js';
 export class RulesService {
   constructor(private readonly http: Http) {}
 
-  /** The rules exactly as last written. */
+  /** The rules exactly as last written (`{ '*': { read: true } }` when none were ever set). */
   async get(opts?: CallOptions): Promise<Rules> {
     const r = await this.http.send<{ rules: Rules }>({ method: 'GET', path: '/rules', signal: opts?.signal });
     return r.rules;

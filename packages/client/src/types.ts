@@ -4,7 +4,7 @@ import type { paths } from './generated/api.js';
  * Types of the HTTP API, taken from the generated OpenAPI types (src/generated/api.ts), so they
  * follow the server's route schemas.
  */
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 
 /** The JSON answer of an operation for one status. */
@@ -108,7 +108,7 @@ export interface AuthOperand {
 /** A value a rule compares a field with: a JSON scalar or a field of the signed-in user. */
 export type RuleValue = string | number | boolean | null | AuthOperand;
 
-/** The operators of §1 / §1.1 on one field, with `$auth` operands allowed. */
+/** The operators of §1 / §1.1 on one field; a compared value may be a `$auth` operand. */
 export interface RuleOperators {
   $eq?: RuleValue;
   $ne?: RuleValue;
@@ -122,12 +122,15 @@ export interface RuleOperators {
   $all?: RuleValue[];
   $exists?: boolean;
   $size?: number;
-  $prefix?: string | AuthOperand;
-  $icontains?: string | AuthOperand;
-  $elemMatch?: RuleFilter | RuleOperators;
+  $prefix?: string;
+  $icontains?: string;
+  $elemMatch?: { [pathOrOperator: string]: unknown };
 }
 
-/** A filter rule: the §1 filter language, where an operand may be `{ $auth: … }`. Never empty. */
+/**
+ * A filter rule: the §1 filter language, where a compared value (an implicit equality, `$eq` … `$lte`,
+ * an item of `$in`/`$nin`/`$all`) may be `{ $auth: … }`. Never empty.
+ */
 export type RuleFilter = {
   [path: string]: RuleValue | RuleOperators | RuleFilter[] | undefined;
   $and?: RuleFilter[];
@@ -148,5 +151,11 @@ export interface RuleEntry {
   delete?: Rule;
 }
 
-/** A database's rules, keyed by collection name; `'*'` covers every collection without its own entry. */
+/**
+ * A database's rules, keyed by collection name; `'*'` covers every collection without its own entry
+ * (an entry replaces it whole). None set: `{ '*': { read: true } }`.
+ *
+ * These types are written by hand, narrower than the server's schema (which types a filter rule as
+ * any object); test/rules.test.ts checks they stay assignable to the generated one.
+ */
 export type Rules = { [collection: string]: RuleEntry };
