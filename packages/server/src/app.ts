@@ -26,7 +26,7 @@ import { LastUsedTracker } from './keys/last-used.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { createWebhooks } from './webhooks/webhooks.ts';
 import { createRules } from './rules/rules.ts';
-import { authRoutes } from './auth/routes.ts';
+import { createAuth } from './auth/auth.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import type { Bus } from './infra/bus/bus.ts';
 import { localBus } from './infra/bus/local.ts';
@@ -117,12 +117,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // stopped in reverse order when it closes.
   const features: Feature[] = [
     { routes: (app) => operationsRoutes(app, { store, metrics, metricsToken: config.metricsToken }) },
-    { routes: (app) => adminRoutes(app, { store, publicUrl: config.publicUrl }) },
+    { routes: (app) => adminRoutes(app, { store, publicUrl: config.publicUrl, limiter }) },
     { routes: (app) => setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) }) },
     { routes: (app) => userAdminRoutes(app, { store }) },
     { routes: (app) => documentRoutes(app, { documents, maxPageSize: config.limits.pageSize }) },
     webhooks,
-    { routes: (app) => authRoutes(app, { store, config, limiter, clock }) },
+    createAuth({ store, config, limiter, clock, jobs, log: app.log }),
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log }),
     createRules({ store }),
     { routes: (app) => dashboardRoutes(app, { publicUrl: config.publicUrl }) },

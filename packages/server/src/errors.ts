@@ -42,7 +42,11 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** The one error type of the service: thrown anywhere, turned into the §0 shape in one place. */
+/**
+ * The one error type of the service: thrown anywhere, turned into the §0 shape in one place.
+ * `status` overrides the catalogue's only where API.md pins another one for a code (the OAuth
+ * callback's unknown `state` is 400 `invalid_token`).
+ */
 export class ApiError extends Error {
   readonly status: number;
   constructor(
@@ -50,9 +54,10 @@ export class ApiError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly extra?: Record<string, unknown>,
+    status?: number,
   ) {
     super(message);
-    this.status = ERROR_STATUS[code];
+    this.status = status ?? ERROR_STATUS[code];
   }
 }
 
@@ -131,8 +136,12 @@ export function rawErrorResponse(e: ApiError, headers: Record<string, string | n
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${lines}\r\n${body}`;
 }
 
-/** Sends an ApiError in the §0 shape: the one producer of error bodies on a Fastify reply. */
+/**
+ * Sends an ApiError in the §0 shape; a `retryAfter` (every 429) is also sent as the Retry-After
+ * header. The one producer of error bodies on a Fastify reply.
+ */
 export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
+  if (typeof e.extra?.retryAfter === 'number') reply.header('Retry-After', e.extra.retryAfter);
   return reply.code(e.status).type('application/json; charset=utf-8').send(errorBody(e));
 }
 

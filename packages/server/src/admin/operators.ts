@@ -14,7 +14,8 @@ export interface Operator {
 /** Operator sessions last a week from sign-in. */
 const OPERATOR_SESSION_MS = 7 * 24 * 3600 * 1000;
 
-const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+/** An operator's e-mail as stored and looked up: trimmed and lower-cased. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 /** Creates an operator; 409 when the e-mail is taken. */
 export async function createOperator(store: Store, email: string, password: string): Promise<Operator> {

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
 import { ErrorResponse, errorResponses, NoContent } from '../http/error-schema.ts';
-import { createOperator, signInOperator, signOutOperator } from './operators.ts';
+import type { Limiter } from '../infra/limiter/limiter.ts';
+import { limitFailedAttempts, operatorAccount } from '../auth/limits.ts';
+import { createOperator, normalizeEmail, signInOperator, signOutOperator } from './operators.ts';
 import { createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from '../databases/databases.ts';
 import { createKey, listKeys, revokeKey } from '../keys/keys.ts';
 import {
@@ -10,8 +12,11 @@ import {
   PatchDatabaseBody, SignInBody, SignInResponse,
 } from './schemas.ts';
 
-/** §6 management API: operators, databases, keys. Every route but sign-in needs an operator token. */
-export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUrl: string }): void {
+/**
+ * §6 management API: operators, databases, keys. Every route but sign-in needs an operator token;
+ * sign-in is under the per-account limit of §2.1 (10 failures per operator and client IP per 15 minutes).
+ */
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUrl: string; limiter: Limiter }): void {
   const { store } = deps;
   const tags = ['admin'];
   const operator = { access: 'operator' as const };
@@ -19,8 +24,11 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
 
   app.post<{ Body: Static<typeof SignInBody> }>('/v1/admin/sign-in', {
     config: { access: 'open' },
-    schema: { tags, summary: 'Operator sign-in', body: SignInBody, response: { 200: SignInResponse, ...errors } },
-  }, async (request) => signInOperator(store, request.body.email, request.body.password));
+    schema: { tags, summary: 'Operator sign-in', body: SignInBody, response: { 200: SignInResponse, 429: ErrorResponse, ...errors } },
+  }, async (request) => {
+    const { email, password } = request.body;
+    return limitFailedAttempts(deps.limiter, { account: operatorAccount(normalizeEmail(email)), ip: request.ip }, () => signInOperator(store, email, password));
+  });
 
   app.post('/v1/admin/sign-out', {
     config: operator, schema: { tags, summary: 'End this operator session', response: { 204: NoContent, ...errors } },

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../infra/clock.ts';
 import type { Store } from '../store/store.ts';
 import { MINUTE, isoAt } from './tokens.ts';
@@ -17,11 +16,5 @@ export async function purgeExpired(store: Store, clock: Clock): Promise<number> 
   return n;
 }
 
-/** Runs `purgeExpired` every `everyMs` (10 minutes) in the background; returns the function that stops it. */
-export function startPurging(store: Store, clock: Clock, log: FastifyBaseLogger, everyMs = 10 * MINUTE): () => void {
-  const timer = setInterval(() => {
-    purgeExpired(store, clock).catch((err: unknown) => log.warn({ err }, 'purging expired sessions and tokens failed'));
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+/** How often the auth feature purges (its job in app's `jobs`). */
+export const PURGE_EVERY_MS = 10 * MINUTE;

@@ -5,12 +5,13 @@ import type { Mailer } from '../infra/mailer/mailer.ts';
 import { hashPassword } from '../passwords/passwords.ts';
 import type { Store } from '../store/store.ts';
 import type { Background } from './background.ts';
+import { proveEmail } from './email-proof.ts';
 import { consumeLinkToken, issueLinkToken, linkTokenIsLive } from './links.ts';
 import { magicLinkMail, resetPasswordMail } from './mail-templates.ts';
 import { checkRedirectUrl, withQuery } from './redirects.ts';
 import type { Session, Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
-import { checkPassword, insertUser, markVerified, toUser, userByEmail, type User } from './users.ts';
+import { checkPassword, findOrCreateUser, toUser, userByEmail, type User } from './users.ts';
 
 /** Where the links of one request point, and the application name the mail shows. */
 export interface LinkTarget {
@@ -66,21 +67,25 @@ export class EmailLinks {
       if (!(await consumeLinkToken(tx, clock, databaseId, 'reset', email, token))) throw badToken();
       const user = await userByEmail(tx, databaseId, email);
       if (!user) throw badToken();
-      await tx.run('UPDATE users SET password_hash = ?, email_verified = 1, updated_at = ? WHERE id = ?', [passwordHash, isoAt(clock), user.id]);
+      const now = isoAt(clock);
+      // Using the link proves the e-mail: a first proof locks out whoever registered it before.
+      await proveEmail(tx, sessions, user, now);
+      await tx.run('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?', [passwordHash, now, user.id]);
       await sessions.endAll(tx, user.id);
     });
   }
 
-  /** Signs in with a magic-link token (used up), creating a verified, password-less account if needed. */
+  /**
+   * Signs in with a magic-link token (used up), creating a verified, password-less account if
+   * needed. On an account whose e-mail was unverified this is the first proof of it (`proveEmail`).
+   */
   async verifyMagicLink(databaseId: string, email: string, token: string): Promise<{ user: User; session: Session }> {
     const { store, clock, sessions } = this.d;
     return store.transaction(async (tx) => {
       if (!(await consumeLinkToken(tx, clock, databaseId, 'magic', email, token))) throw badToken();
       const now = isoAt(clock);
-      let user = await userByEmail(tx, databaseId, email);
-      if (user) user = await markVerified(tx, user, now);
-      else user = (await insertUser(tx, databaseId, { email, emailVerified: true }, now)) ?? (await userByEmail(tx, databaseId, email));
-      if (!user) throw new Error('the account vanished while signing in');
+      const found = await findOrCreateUser(tx, databaseId, { email, emailVerified: true }, now);
+      const user = found.created ? found.user : await proveEmail(tx, sessions, found.user, now);
       return { user: toUser(user), session: await sessions.create(tx, databaseId, user.id) };
     });
   }

@@ -1,32 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import type { Config } from '../config.ts';
 import { principalOf } from '../http/auth.ts';
 import { ErrorResponse } from '../http/error-schema.ts';
-import type { Clock } from '../infra/clock.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
-import { createMailer } from '../infra/mailer/mailer.ts';
-import type { Store } from '../store/store.ts';
-import { Background } from './background.ts';
-import { startPurging } from './cleanup.ts';
-import { EmailLinks, type LinkTarget } from './email-links.ts';
-import { limitPerEmail, withinEmailLimit } from './limits.ts';
-import { InvalidState, OAuthFlow } from './oauth/flow.ts';
+import type { EmailLinks, LinkTarget } from './email-links.ts';
+import { limitFailedAttempts, userAccount, withinMailLimit, type MailLimited } from './limits.ts';
+import type { BrowserStep, OAuthFlow } from './oauth/flow.ts';
 import {
   AcceptedResponse, ChangePasswordBody, ForgotPasswordBody, MagicLinkBody, NoContent, OAuthCallbackQuery, OAuthStartQuery, PatchMeBody,
   ProviderParams, Redirect, ResetPasswordBody, SessionHeaders, SignInBody, SignUpBody, SignedInResponse, UserResponse, VerifyMagicLinkBody,
 } from './schemas.ts';
-import { AuthService } from './service.ts';
-import { Sessions } from './sessions.ts';
-import { DAY } from './tokens.ts';
+import type { AuthService } from './service.ts';
 import { normalizeEmail, toUser, validEmail } from './users.ts';
 
-/** What the auth routes need from the app. */
-export interface AuthDeps {
-  store: Store;
-  config: Config;
+/** The services the routes call (built once by `createAuth`). */
+export interface AuthRouteDeps {
+  auth: AuthService;
+  links: EmailLinks;
+  oauth: OAuthFlow;
   limiter: Limiter;
-  clock: Clock;
 }
 
 const databaseOf = (request: FastifyRequest): string => principalOf(request).databaseId;
@@ -36,29 +28,19 @@ const sessionToken = (request: FastifyRequest): string | undefined => {
 };
 
 /** Sends the browser on without leaking the URL (it may carry a session token) to the next page. */
-const redirect = (reply: FastifyReply, location: string) => reply.header('Referrer-Policy', 'no-referrer').header('Cache-Control', 'no-store').redirect(location, 302);
+const redirect = (reply: FastifyReply, step: BrowserStep) => {
+  if (step.cookie) reply.header('Set-Cookie', step.cookie);
+  return reply.header('Referrer-Policy', 'no-referrer').header('Cache-Control', 'no-store').redirect(step.location, 302);
+};
 
 /**
  * §2 end-user accounts: sign-up and sign-in with a password, sessions, password reset and magic
  * links by e-mail, and sign-in with Google or GitHub. Either key may call every route (a browser
  * signs users up with its public key); the OAuth routes are browser navigations and carry the
- * public key in the query.
+ * public key in the query. Password checks go through the per-account limit of §2.1.
  */
-export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
-  const { store, config, limiter, clock } = deps;
-  const sessions = new Sessions(store, clock, config.sessionTtlDays * DAY);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, log: app.log });
-  const background = new Background(app.log);
-  const auth = new AuthService({ store, clock, sessions });
-  const links = new EmailLinks({ store, clock, mailer, sessions, background });
-  const oauth = new OAuthFlow({ store, clock, sessions, endpoints: config.oauth, publicUrl: config.publicUrl, log: app.log });
-  const stopPurging = startPurging(store, clock, app.log);
-  app.addHook('onClose', async () => {
-    stopPurging();
-    await background.drain();
-    await mailer.close();
-  });
-
+export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+  const { auth, links, oauth, limiter } = deps;
   const tags = ['auth'];
   const key = { access: 'key' as const };
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
@@ -68,13 +50,13 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
    * happens (API.md §2), with the mail sent in the background unless the e-mail is past its limit.
    */
   const requestLink = async (
-    request: FastifyRequest<{ Body: { email: string; redirectUrl?: string } }>, reply: FastifyReply, route: 'forgot-password' | 'magic-link',
+    request: FastifyRequest<{ Body: { email: string; redirectUrl?: string } }>, reply: FastifyReply, route: MailLimited,
     send: (databaseId: string, email: string, target: LinkTarget) => void,
   ) => {
     const databaseId = databaseOf(request);
     const email = validEmail(request.body.email);
     const target = await links.target(databaseId, request.body.redirectUrl);
-    if ((await withinEmailLimit(limiter, route, databaseId, email)).allowed) send(databaseId, email, target);
+    if (await withinMailLimit(limiter, route, databaseId, email)) send(databaseId, email, target);
     else request.log.info(`${route}: per-e-mail limit reached, no mail sent`);
     return reply.code(202).send({});
   };
@@ -88,11 +70,10 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   app.post<{ Body: Static<typeof SignInBody> }>('/v1/auth/sign-in', {
     config: key, schema: { tags, summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SignedInResponse, ...errors } },
-  }, async (request, reply) => {
+  }, async (request) => {
     const databaseId = databaseOf(request);
     const email = normalizeEmail(request.body.email);
-    await limitPerEmail(limiter, reply, 'sign-in', databaseId, email);
-    return auth.signIn(databaseId, email, request.body.password);
+    return limitFailedAttempts(limiter, { account: userAccount(databaseId, email), ip: request.ip }, () => auth.signIn(databaseId, email, request.body.password));
   });
 
   app.post('/v1/auth/sign-out', {
@@ -117,7 +98,9 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
   app.post<{ Body: Static<typeof ChangePasswordBody> }>('/v1/auth/change-password', {
     config: key, schema: { tags, summary: 'Change the password; ends every other session', headers: SessionHeaders, body: ChangePasswordBody, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
-    await auth.changePassword(await current(request), request.body.currentPassword, request.body.newPassword);
+    const me = await current(request);
+    const { currentPassword, newPassword } = request.body;
+    await limitFailedAttempts(limiter, { account: userAccount(databaseOf(request), me.user.email), ip: request.ip }, () => auth.changePassword(me, currentPassword, newPassword));
     return reply.code(204).send();
   });
 
@@ -156,14 +139,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
       params: ProviderParams, querystring: OAuthCallbackQuery, response: { 302: Redirect, 400: ErrorResponse, 429: ErrorResponse },
     },
   }, async (request, reply) => {
-    try {
-      return redirect(reply, await oauth.callback(request.params.provider, request.query));
-    } catch (e) {
-      if (!(e instanceof InvalidState)) throw e;
-      // API.md §2 pins this answer at 400 (the catalogue's invalid_token is otherwise 401).
-      return reply.code(400).header('Referrer-Policy', 'no-referrer').type('application/json; charset=utf-8')
-        .send({ error: { code: 'invalid_token', message: 'The OAuth state is unknown, used or expired; start the sign-in again' } });
-    }
+    reply.header('Referrer-Policy', 'no-referrer'); // on the 400 answer too: the URL carries the provider's code
+    return redirect(reply, await oauth.callback(request.params.provider, request.query, request.headers.cookie));
   });
 }
-

@@ -91,9 +91,15 @@ export async function insertUser(q: Queryable, databaseId: string, u: NewUser, n
   return inserted ? row : undefined;
 }
 
-/** Marks an e-mail as proven (a used magic link, a provider's verified e-mail). */
-export async function markVerified(q: Queryable, row: UserRow, now: string): Promise<UserRow> {
-  if (Number(row.email_verified)) return row;
-  await q.run('UPDATE users SET email_verified = 1, updated_at = ? WHERE id = ?', [now, row.id]);
-  return { ...row, email_verified: 1, updated_at: now };
+/**
+ * The account of an e-mail, made from `u` when there is none. `created` says which: an account
+ * that already existed (made meanwhile by a concurrent request included) is one someone else may
+ * hold, and the caller judges it as such.
+ */
+export async function findOrCreateUser(q: Queryable, databaseId: string, u: NewUser, now: string): Promise<{ user: UserRow; created: boolean }> {
+  const existing = await userByEmail(q, databaseId, u.email);
+  const created = existing ? undefined : await insertUser(q, databaseId, u, now);
+  const user = existing ?? created ?? (await userByEmail(q, databaseId, u.email));
+  if (!user) throw new Error('the account vanished while signing in');
+  return { user, created: created !== undefined };
 }

@@ -9,7 +9,8 @@ forEachStore('management API', (kind) => {
   let server: TestServer;
   let op: string;
   before(async () => {
-    server = await startServer(kind);
+    // TRUST_PROXY: the sign-in limit test plays several client addresses with X-Forwarded-For.
+    server = await startServer(kind, { env: { TRUST_PROXY: 'true' } });
     op = await server.operatorToken();
   });
   after(() => server.close());
@@ -123,5 +124,23 @@ forEachStore('management API', (kind) => {
     assert.ok(!/password/i.test(r.text));
     assert.equal((await request(server, 'POST', '/admin/operators', { key: op, body: { email: 'second@svc.test', password: 'second-password' } })).status, 409);
     assert.equal((await request(server, 'POST', '/admin/sign-in', { body: { email: 'second@svc.test', password: 'second-password' } })).status, 200);
+  });
+
+  test('operator sign-in: 10 failures from one IP, then 429 there even with the right password; another IP signs in', async () => {
+    const body = { email: 'guarded@svc.test', password: 'guarded-password' };
+    assert.equal((await request(server, 'POST', '/admin/operators', { key: op, body })).status, 201);
+    const signIn = (password: string, ip: string) =>
+      request(server, 'POST', '/admin/sign-in', { body: { email: body.email, password }, headers: { 'x-forwarded-for': ip } });
+    for (let i = 0; i < 10; i += 1) assert.equal(errorCode(await signIn(`guess-number-${i}`, '10.9.9.1')), 'invalid_credentials');
+    const limited = await signIn(body.password, '10.9.9.1');
+    assert.equal(limited.status, 429, limited.text);
+    assert.equal(errorCode(limited), 'rate_limited');
+    const retryAfter = (limited.json as { retryAfter: number }).retryAfter;
+    assert.ok(retryAfter > 0 && retryAfter <= 15 * 60, `retryAfter ${retryAfter}`);
+    assert.equal(limited.headers.get('retry-after'), String(retryAfter));
+    assert.ok(!('token' in (limited.json as object)));
+    assert.equal(errorCode(await request(server, 'POST', '/admin/sign-in', { body: { email: ' Guarded@SVC.test ', password: body.password }, headers: { 'x-forwarded-for': '10.9.9.1' } })), 'rate_limited', 'the e-mail as typed names the same account');
+    assert.equal((await signIn(body.password, '10.9.9.2')).status, 200, 'another IP is not affected');
+    assert.equal((await request(server, 'POST', '/admin/sign-in', { body: OPERATOR, headers: { 'x-forwarded-for': '10.9.9.1' } })).status, 200, 'another operator from that IP is not affected');
   });
 });

@@ -123,7 +123,7 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
     assert.equal(errorCode(await verify('new.person@example.com', late)), 'invalid_token', 'expired after 15 minutes');
   });
 
-  test('magic-link signs an existing account in and verifies its e-mail; tokens do not cross e-mails or databases', async () => {
+  test('magic-link signs an existing account in and proves its e-mail; tokens do not cross e-mails or databases', async () => {
     const u = await newUser(server, db.secretKey, 'existing@example.com');
     assert.equal(u.user.emailVerified, false);
     await magic('existing@example.com');
@@ -135,7 +135,9 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
     assert.equal(v.status, 200);
     assert.equal((v.json as SignedIn).user.id, u.user.id);
     assert.equal((v.json as SignedIn).user.emailVerified, true);
-    assert.equal((await auth.signIn(server, db.secretKey, 'existing@example.com', 'correct horse battery')).status, 200, 'the password still works');
+    // A first proof of the e-mail: the unverified account's password and sessions go (email-proof.test.ts).
+    assert.equal(errorCode(await auth.signIn(server, db.secretKey, 'existing@example.com', 'correct horse battery')), 'invalid_credentials');
+    assert.equal(errorCode(await auth.me(server, db.secretKey, u.session.token)), 'invalid_session');
   });
 
   test('redirect URLs: loopback only while the list is empty; then same origin and path prefix; else 400 first', async () => {

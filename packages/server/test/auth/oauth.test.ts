@@ -4,6 +4,7 @@ import { forEachStore } from '../helpers/stores.ts';
 import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
 import { auth, newUser, type SignedIn } from '../helpers/auth-client.ts';
 import { startFakeGitHub, startFakeGoogle } from '../helpers/oauth-providers.ts';
+import { oauthBrowser, type Hop } from '../helpers/oauth-browser.ts';
 import { ManualClock } from '../../src/infra/clock.ts';
 
 /** The address users reach (PUBLIC_URL): callbacks are registered there; the test maps it onto the real port. */
@@ -11,19 +12,12 @@ const PUBLIC_URL = 'http://svc.example.test:8700';
 const APP = 'http://localhost:5173/signed-in';
 const GITHUB_CLIENT = { id: 'gh-client-id', secret: 'gh-client-secret' };
 
-interface Hop {
-  url: string;
-  status: number;
-  location: string | null;
-  headers: Headers;
-  text: string;
-}
-
 forEachStore('auth: Google and GitHub sign-in', (kind) => {
   let server: TestServer;
   let google: Awaited<ReturnType<typeof startFakeGoogle>>;
   let github: Awaited<ReturnType<typeof startFakeGitHub>>;
   let db: Awaited<ReturnType<TestServer['createDatabase']>>;
+  let browser: ReturnType<typeof oauthBrowser>;
   const clock = new ManualClock();
 
   const configure = async (databaseId: string, oauth: Record<string, unknown>) => {
@@ -39,6 +33,7 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     google = await startFakeGoogle();
     github = await startFakeGitHub(GITHUB_CLIENT);
     server = await startServer(kind, { clock, env: { ...google.env, ...github.env, PUBLIC_URL } });
+    browser = oauthBrowser(server, PUBLIC_URL);
     db = await server.createDatabase('OAuth App');
     await configure(db.databaseId, clients);
   });
@@ -48,12 +43,8 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     await github.close();
   });
 
-  /** One GET without following redirects; PUBLIC_URL is served by the test server. */
-  const hop = async (url: string): Promise<Hop> => {
-    const real = url.startsWith(PUBLIC_URL) ? server.url + url.slice(PUBLIC_URL.length) : url;
-    const res = await fetch(real, { redirect: 'manual' });
-    return { url, status: res.status, location: res.headers.get('location'), headers: res.headers, text: await res.text() };
-  };
+  /** One GET of the browser (with its cookies unless `cookies: false`), without following redirects. */
+  const hop = (url: string, opts: { cookies?: boolean } = {}): Promise<Hop> => browser.hop(url, opts);
   const startUrl = (provider: string, query: Record<string, string>) => `${PUBLIC_URL}/v1/auth/oauth/${provider}?${new URLSearchParams(query)}`;
 
   /** Walks start → provider → callback and returns every hop; the last one's Location is the app's URL. */
@@ -121,13 +112,28 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     assert.equal(errorCode(await auth.me(server, db.secretKey, squatter.session.token)), 'invalid_session');
   });
 
-  test('Google failures after a valid state come back as redirectUrl?error=', async () => {
+  test('an unverified provider e-mail makes an unverified account; it never signs into or links to an existing one', async () => {
     google.state.user = { sub: 'g-unverified', email: 'unverified@example.com', email_verified: false };
-    const unverified = (await walk('google')).final;
-    assert.equal(unverified.searchParams.get('error'), 'email_not_verified');
-    assert.equal(unverified.searchParams.get('token'), null);
-    assert.equal((await server.db.store.all('SELECT id FROM users WHERE email = ?', ['unverified@example.com'])).length, 0);
+    const created = await meWith(tokenOf((await walk('google')).final));
+    assert.equal(created.email, 'unverified@example.com');
+    assert.equal(created.emailVerified, false);
+    assert.equal((await meWith(tokenOf((await walk('google')).final))).id, created.id, 'the identity signs its own account in again');
 
+    const unproven = await newUser(server, db.secretKey, 'held@example.com');
+    const proven = await newUser(server, db.secretKey, 'proven@example.com');
+    await server.db.store.run('UPDATE users SET email_verified = 1 WHERE id = ?', [proven.user.id]);
+    for (const [sub, email] of [['g-held', 'held@example.com'], ['g-proven', 'proven@example.com']]) {
+      google.state.user = { sub, email, email_verified: false };
+      const refused = (await walk('google')).final;
+      assert.equal(refused.searchParams.get('error'), 'email_not_verified', email);
+      assert.equal(refused.searchParams.get('token'), null);
+      assert.equal((await server.db.store.all('SELECT user_id FROM user_identities WHERE provider_user_id = ?', [sub])).length, 0, `${email}: not linked`);
+      assert.equal((await auth.signIn(server, db.secretKey, email, 'correct horse battery')).status, 200, `${email}: the account is untouched`);
+    }
+    assert.equal((await auth.me(server, db.secretKey, unproven.session.token)).status, 200);
+  });
+
+  test('Google failures after a valid state come back as redirectUrl?error=', async () => {
     google.state.deny = true;
     try {
       const denied = (await walk('google')).final;
@@ -138,7 +144,7 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     }
   });
 
-  test('GitHub: /user and /user/emails; only the verified primary e-mail counts', async () => {
+  test('GitHub: /user and /user/emails; the primary e-mail counts, verified or not', async () => {
     github.state.user = {
       id: 4242, login: 'octo', name: 'Octo Cat', avatar_url: 'https://avatars.example.com/octo',
       emails: [
@@ -155,8 +161,14 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     assert.equal(user.name, 'Octo Cat');
     assert.equal(user.avatar, 'https://avatars.example.com/octo');
 
-    github.state.user = { id: 5151, login: 'noprimary', emails: [{ email: 'np@example.com', primary: true, verified: false }, { email: 'np2@example.com', primary: false, verified: true }] };
-    assert.equal((await walk('github')).final.searchParams.get('error'), 'email_not_verified');
+    assert.equal(user.emailVerified, true);
+
+    github.state.user = { id: 5151, login: 'unverified', emails: [{ email: 'np@example.com', primary: true, verified: false }, { email: 'np2@example.com', primary: false, verified: true }] };
+    const unverified = await meWith(tokenOf((await walk('github')).final));
+    assert.equal(unverified.email, 'np@example.com');
+    assert.equal(unverified.emailVerified, false);
+    github.state.user = { id: 5252, login: 'nomail', emails: [] };
+    assert.equal((await walk('github')).final.searchParams.get('error'), 'email_not_verified', 'no e-mail at all: no account');
   });
 
   test('GitHub with a wrong client secret, or a provider answering errors → ?error=provider_error', async () => {
@@ -177,6 +189,9 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
       const r = await hop(url.toString());
       assert.equal(r.status, 400, `${why}: ${r.text}`);
       assert.equal(r.location, null, why);
+      assert.equal(r.headers.get('referrer-policy'), 'no-referrer', why);
+      assert.match(r.headers.get('content-type') ?? '', /^application\/json/, why);
+      assert.deepEqual(Object.keys(JSON.parse(r.text) as object), ['error'], why);
       assert.equal((JSON.parse(r.text) as { error: { code: string } }).error.code, 'invalid_token', why);
     };
     const tampered = new URL(callbackUrl);
@@ -196,6 +211,52 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     const late = new URL((await hop((await hop(startUrl('google', { key: db.publicKey, redirectUrl: APP }))).location!)).location!);
     clock.advance(11 * 60_000);
     await expectInvalid(late, 'expired after 10 minutes');
+  });
+
+  test('the state is bound to the browser that started the flow: an HttpOnly, SameSite=Lax cookie per flow', async () => {
+    google.state.user = { sub: 'g-bound', email: 'bound@example.com', email_verified: true };
+    browser.jar.clear(); // flows other tests left unfinished
+    const start = await hop(startUrl('google', { key: db.publicKey, redirectUrl: APP }));
+    assert.equal(start.setCookies.length, 1);
+    const [binding] = start.setCookies;
+    assert.match(binding.name, /^svc_oauth_[0-9a-f]{16}$/);
+    assert.equal(binding.httpOnly, true);
+    assert.equal(binding.sameSite, 'lax');
+    assert.equal(binding.maxAge, 600);
+    assert.equal(binding.path, '/v1/auth/oauth/');
+    assert.equal(binding.secure, undefined, 'PUBLIC_URL is http here');
+    const callbackUrl = (await hop(start.location!)).location!;
+
+    // Another browser: no cookie, a wrong one, or the cookie of its own flow.
+    const other = oauthBrowser(server, PUBLIC_URL);
+    const expectUnbound = async (why: string) => {
+      const r = await other.hop(callbackUrl);
+      assert.equal(r.status, 302, `${why}: ${r.text}`);
+      assert.equal(r.headers.get('referrer-policy'), 'no-referrer');
+      const final = new URL(r.location!);
+      assert.equal(`${final.origin}${final.pathname}`, APP, why);
+      assert.equal(final.searchParams.get('error'), 'invalid_state', why);
+      assert.equal(final.searchParams.get('token'), null, why);
+    };
+    await expectUnbound('no cookie');
+    other.jar.set(binding.name, `${binding.value!.slice(0, -1)}x`);
+    await expectUnbound('a wrong value');
+    other.jar.clear();
+    await other.hop((await other.hop(startUrl('google', { key: db.publicKey, redirectUrl: APP }))).location!);
+    assert.equal(other.jar.size, 1);
+    await expectUnbound('the cookie of another flow');
+
+    // None of that used the state up: the browser that started the flow signs in.
+    const second = await hop(startUrl('google', { key: db.publicKey, redirectUrl: APP })); // a second tab
+    assert.equal(browser.jar.size, 2, 'one cookie per flow');
+    const done = await hop(callbackUrl);
+    const user = await meWith(tokenOf(new URL(done.location!)));
+    assert.equal(user.email, 'bound@example.com');
+    assert.deepEqual(done.setCookies.map((c) => [c.name, c.maxAge]), [[binding.name, 0]], 'the spent binding is cleared');
+    assert.equal(browser.jar.size, 1);
+    const secondDone = await hop((await hop(second.location!)).location!);
+    assert.equal((await meWith(tokenOf(new URL(secondDone.location!)))).id, user.id, 'the second tab signs in too');
+    assert.equal(browser.jar.size, 0);
   });
 
   test('start: public key only, an allowed redirect URL, a known and configured provider', async () => {

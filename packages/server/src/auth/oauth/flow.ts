@@ -10,14 +10,18 @@ import { KEY_PREFIX } from '../../keys/key-format.ts';
 import type { Store } from '../../store/store.ts';
 import { checkRedirectUrl, withQuery } from '../redirects.ts';
 import type { Sessions } from '../sessions.ts';
-import { OAuthRefusal, accountForIdentity } from './identities.ts';
+import { OAuthRefusal, accountForIdentity, type OAuthErrorCode } from './identities.ts';
 import type { ProviderSpec } from './provider.ts';
 import { github } from './github.ts';
 import { google } from './google.ts';
-import { consumeState, createState } from './state.ts';
+import { bindingCookie, clearedBindingCookie, isBound } from './browser-binding.ts';
+import { createState, findState, useUpState, type OAuthState } from './state.ts';
 
-/** The state of a callback is unknown, used or expired: API.md §2 answers 400 `invalid_token`, no redirect. */
-export class InvalidState extends Error {}
+/**
+ * The state of a callback is unknown, used or expired: there is no trusted address to send the
+ * browser to, so API.md §2 pins a plain 400 `invalid_token` (the catalogue's is otherwise 401).
+ */
+const unknownState = () => new ApiError('invalid_token', 'The OAuth state is unknown, used or expired; start the sign-in again', undefined, undefined, 400);
 
 /** What a provider sends back to the callback. */
 export interface CallbackQuery {
@@ -26,10 +30,17 @@ export interface CallbackQuery {
   error?: string;
 }
 
+/** Where to send the browser, and the Set-Cookie value that goes with it (the state's browser binding). */
+export interface BrowserStep {
+  location: string;
+  cookie?: string;
+}
+
 /**
  * The authorization-code flow with PKCE (arctic's generic OAuth2Client, so every endpoint comes
  * from config). `start` checks the public key and the redirect URL, stores a single-use state
- * bound to both, and points the browser at the provider; `callback` uses the state up, trades the
+ * bound to both, and points the browser at the provider; the route binds the state to the
+ * browser (browser-binding.ts). `callback` checks that binding, uses the state up, trades the
  * code, reads the profile, finds or makes the account and sends the browser back with a session
  * token, or with `?error=<code>` once the redirect URL is trusted.
  */
@@ -49,8 +60,13 @@ export class OAuthFlow {
     return new OAuth2Client(conf.clientId, conf.clientSecret, this.callbackUrl(provider));
   }
 
-  /** The provider's authorization URL for a new sign-in. */
-  async start(provider: OAuthProvider, key: string | undefined, redirectUrl: string): Promise<string> {
+  /** Secure cookies when users reach the service over https. */
+  private get secureCookies(): boolean {
+    return this.d.publicUrl.startsWith('https:');
+  }
+
+  /** The provider's authorization URL for a new sign-in, and the cookie that binds its state to this browser. */
+  async start(provider: OAuthProvider, key: string | undefined, redirectUrl: string): Promise<Required<BrowserStep>> {
     if (!key) throw new ApiError('missing_api_key', 'Pass your public key as ?key=svc_pk_…');
     if (key.startsWith(KEY_PREFIX.secret)) {
       throw new ApiError('validation_failed', 'A secret key must never be put in a URL; pass the public key as ?key=', [{ path: '/key', message: 'must be a public key' }]);
@@ -65,13 +81,30 @@ export class OAuthFlow {
     const codeVerifier = generateCodeVerifier();
     const state = await createState(this.d.store, this.d.clock, { databaseId, provider, redirectUrl: target, codeVerifier });
     const spec = this.specs[provider];
-    return client.createAuthorizationURLWithPKCE(spec.authorizeUrl, state, CodeChallengeMethod.S256, codeVerifier, spec.scopes).toString();
+    const location = client.createAuthorizationURLWithPKCE(spec.authorizeUrl, state, CodeChallengeMethod.S256, codeVerifier, spec.scopes).toString();
+    return { location, cookie: bindingCookie(state, this.secureCookies) };
   }
 
-  /** Where to send the browser after the provider: `redirectUrl?token=` or `redirectUrl?error=`. Throws InvalidState. */
-  async callback(provider: OAuthProvider, q: CallbackQuery): Promise<string> {
-    const s = q.state ? await consumeState(this.d.store, this.d.clock, provider, q.state) : undefined;
-    if (!s) throw new InvalidState();
+  /**
+   * Where to send the browser after the provider: `redirectUrl?token=` or `redirectUrl?error=`.
+   * `cookieHeader` is the callback's Cookie header: without the state's browser binding the
+   * answer is `?error=invalid_state` and the state stays usable by the browser that has it.
+   * An unknown, used or expired state (or one of another provider) → 400 `invalid_token`.
+   */
+  async callback(provider: OAuthProvider, q: CallbackQuery, cookieHeader: string | undefined): Promise<BrowserStep> {
+    const s = q.state ? await findState(this.d.store, this.d.clock, q.state) : undefined;
+    if (!q.state || !s) throw unknownState();
+    if (!isBound(cookieHeader, q.state)) {
+      this.d.log.warn({ provider, databaseId: s.databaseId }, 'OAuth callback without the browser binding of its state');
+      const code: OAuthErrorCode = 'invalid_state';
+      return { location: withQuery(s.redirectUrl, { error: code }) };
+    }
+    if (!(await useUpState(this.d.store, q.state)) || s.provider !== provider) throw unknownState();
+    return { location: await this.signIn(provider, s, q), cookie: clearedBindingCookie(q.state, this.secureCookies) };
+  }
+
+  /** The rest of a callback with a valid state: any failure comes back as `redirectUrl?error=<code>`. */
+  private async signIn(provider: OAuthProvider, s: OAuthState, q: CallbackQuery): Promise<string> {
     try {
       if (q.error) throw new OAuthRefusal(q.error === 'access_denied' ? 'access_denied' : 'provider_error', `${provider} answered error=${q.error.slice(0, 64)}`);
       if (!q.code) throw new OAuthRefusal('provider_error', `${provider} sent no code`);
@@ -80,11 +113,11 @@ export class OAuthFlow {
       const spec = this.specs[provider];
       const tokens = await client.validateAuthorizationCode(spec.tokenUrl, q.code, s.codeVerifier);
       const profile = await spec.profile(tokens.accessToken());
-      const user = await accountForIdentity(this.d.store, this.d.clock, s.databaseId, provider, profile);
+      const user = await accountForIdentity(this.d.store, this.d.clock, this.d.sessions, s.databaseId, provider, profile);
       const session = await this.d.sessions.create(this.d.store, s.databaseId, user.id);
       return withQuery(s.redirectUrl, { token: session.token });
     } catch (e) {
-      const code = e instanceof OAuthRefusal ? e.code : 'provider_error';
+      const code: OAuthErrorCode = e instanceof OAuthRefusal ? e.code : 'provider_error';
       // The message only: errors of the token exchange can quote the request, never log tokens.
       this.d.log.warn({ provider, databaseId: s.databaseId, code, reason: e instanceof Error ? e.message : String(e) }, 'OAuth sign-in failed');
       return withQuery(s.redirectUrl, { error: code });

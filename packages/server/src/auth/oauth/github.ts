@@ -10,8 +10,9 @@ interface GitHubEmail {
 }
 
 /**
- * GitHub: `/user` for the id, name and avatar, `/user/emails` for the e-mail. Only the verified
- * primary e-mail counts; the public `email` of `/user` is unverified and ignored.
+ * GitHub: `/user` for the id, name and avatar, `/user/emails` for the e-mail: the primary one,
+ * with GitHub's word on whether it is verified (only a verified one may link to an existing
+ * account). The public `email` of `/user` is whatever the user typed, and is ignored.
  */
 export function github(e: OAuthEndpoints): ProviderSpec {
   return {
@@ -25,11 +26,11 @@ export function github(e: OAuthEndpoints): ProviderSpec {
       ]);
       if (typeof user.id !== 'number' && typeof user.id !== 'string') throw new Error('the /user answer has no id');
       const list = Array.isArray(emails) ? (emails as GitHubEmail[]) : [];
-      const primary = list.find((m) => m && m.primary === true && m.verified === true && typeof m.email === 'string');
+      const primary = list.find((m) => m && m.primary === true && typeof m.email === 'string');
       return {
         id: String(user.id),
         email: primary?.email ?? null,
-        emailVerified: primary !== undefined,
+        emailVerified: primary?.verified === true,
         name: str(user.name) ?? str(user.login),
         avatar: httpUrl(user.avatar_url),
       };

@@ -2,43 +2,46 @@ import type { Clock } from '../../infra/clock.ts';
 import type { OAuthProvider } from '../../databases/settings.ts';
 import type { Store } from '../../store/store.ts';
 import { isoAt } from '../tokens.ts';
-import { insertUser, normalizeEmail, userByEmail, type UserRow } from '../users.ts';
+import { proveEmail } from '../email-proof.ts';
+import type { Sessions } from '../sessions.ts';
+import { USER_COLUMNS, findOrCreateUser, normalizeEmail, type UserRow } from '../users.ts';
 import type { OAuthProfile } from './provider.ts';
+
+/** The codes an OAuth sign-in sends back as `redirectUrl?error=<code>`, once the redirect URL is trusted. */
+export type OAuthErrorCode = 'access_denied' | 'email_not_verified' | 'invalid_state' | 'provider_error' | 'provider_not_configured';
 
 /** A sign-in the provider allowed but the service refuses; the code goes to `redirectUrl?error=`. */
 export class OAuthRefusal extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(readonly code: OAuthErrorCode, message: string) {
     super(message);
   }
 }
 
 /**
- * The account of a provider identity: the one already linked to (provider, provider user id);
- * else the account with the same e-mail, when the provider has verified it; else a new, verified,
- * password-less account. An account whose e-mail was never verified loses its password and
- * sessions when it is linked: whoever registered it without proving the e-mail (possibly to lie
- * in wait for the real owner) is locked out, and the owner signs in through the provider.
+ * The account of a provider identity (API.md §2):
+ * - the one already linked to (provider, provider user id);
+ * - else, with a verified provider e-mail, the account with that e-mail, which this proves
+ *   (`proveEmail`: an account registered without proving the address loses its password,
+ *   sessions and identities), or a new verified, password-less account;
+ * - else (an unverified provider e-mail) a new account with `emailVerified: false`, never an
+ *   existing one: the provider's word is no proof of the address, so it may not sign into an
+ *   account someone else holds. A later proof of the e-mail unlinks it.
  */
-export async function accountForIdentity(store: Store, clock: Clock, databaseId: string, provider: OAuthProvider, p: OAuthProfile): Promise<UserRow> {
+export async function accountForIdentity(store: Store, clock: Clock, sessions: Sessions, databaseId: string, provider: OAuthProvider, p: OAuthProfile): Promise<UserRow> {
   return store.transaction(async (tx) => {
     const linked = await tx.get<UserRow>(
-      `SELECT u.id, u.email, u.name, u.avatar, u.password_hash, u.email_verified, u.created_at, u.updated_at
+      `SELECT ${USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}
        FROM user_identities i JOIN users u ON u.id = i.user_id
        WHERE i.database_id = ? AND i.provider = ? AND i.provider_user_id = ?`,
       [databaseId, provider, p.id],
     );
     if (linked) return linked;
-    if (!p.email || !p.emailVerified) throw new OAuthRefusal('email_not_verified', `the ${provider} account has no verified e-mail`);
+    if (!p.email) throw new OAuthRefusal('email_not_verified', `the ${provider} account has no e-mail`);
     const email = normalizeEmail(p.email);
     const now = isoAt(clock);
-    let user = await userByEmail(tx, databaseId, email);
-    if (user && !Number(user.email_verified)) {
-      await tx.run('UPDATE users SET email_verified = 1, password_hash = NULL, updated_at = ? WHERE id = ?', [now, user.id]);
-      await tx.run('DELETE FROM user_sessions WHERE user_id = ?', [user.id]);
-      user = { ...user, email_verified: 1, password_hash: null, updated_at: now };
-    }
-    user ??= (await insertUser(tx, databaseId, { email, name: p.name, avatar: p.avatar, emailVerified: true }, now)) ?? (await userByEmail(tx, databaseId, email));
-    if (!user) throw new Error('the account vanished while signing in');
+    const found = await findOrCreateUser(tx, databaseId, { email, name: p.name, avatar: p.avatar, emailVerified: p.emailVerified }, now);
+    if (!found.created && !p.emailVerified) throw new OAuthRefusal('email_not_verified', `the ${provider} e-mail is not verified and an account has it`);
+    const user = found.created ? found.user : await proveEmail(tx, sessions, found.user, now);
     await tx.run(
       `INSERT INTO user_identities (database_id, provider, provider_user_id, user_id, email, created_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (database_id, provider, provider_user_id) DO NOTHING`,

@@ -25,17 +25,19 @@ export async function createState(store: Store, clock: Clock, s: OAuthState): Pr
 }
 
 /**
- * Uses a state up. Undefined when it is unknown, used, expired or for another provider; exactly
- * one of several concurrent callbacks with the same state gets it (only one DELETE deletes).
+ * The state of a callback, if it is live: undefined when unknown, used or expired. Only a look:
+ * a callback that fails before `useUpState` (no browser binding) leaves it for the right one.
  */
-export async function consumeState(store: Store, clock: Clock, provider: OAuthProvider, state: string): Promise<OAuthState | undefined> {
+export async function findState(store: Store, clock: Clock, state: string): Promise<OAuthState | undefined> {
   if (state.length > 512) return undefined;
-  const hash = tokenHash(state);
-  const row = await store.get<{ database_id: string; provider: string; redirect_url: string; code_verifier: string; expires_at: string }>(
-    'SELECT database_id, provider, redirect_url, code_verifier, expires_at FROM oauth_states WHERE state_hash = ?',
-    [hash],
+  const row = await store.get<{ database_id: string; provider: OAuthProvider; redirect_url: string; code_verifier: string }>(
+    'SELECT database_id, provider, redirect_url, code_verifier FROM oauth_states WHERE state_hash = ? AND expires_at > ?',
+    [tokenHash(state), isoAt(clock)],
   );
-  if (!row || (await store.run('DELETE FROM oauth_states WHERE state_hash = ?', [hash])) !== 1) return undefined;
-  if (row.provider !== provider || row.expires_at <= isoAt(clock)) return undefined;
-  return { databaseId: row.database_id, provider, redirectUrl: row.redirect_url, codeVerifier: row.code_verifier };
+  return row && { databaseId: row.database_id, provider: row.provider, redirectUrl: row.redirect_url, codeVerifier: row.code_verifier };
+}
+
+/** Uses a state up: true for exactly one of several concurrent callbacks (only one DELETE deletes). */
+export async function useUpState(store: Store, state: string): Promise<boolean> {
+  return (await store.run('DELETE FROM oauth_states WHERE state_hash = ?', [tokenHash(state)])) === 1;
 }

@@ -15,5 +15,10 @@ export interface LimitResult {
 export interface Limiter {
   /** Counts one request against `limit` per `windowSeconds` (default 60) for `key` (the local limiter answers synchronously). */
   consume(key: string, limit: number, windowSeconds?: number): LimitResult | Promise<LimitResult>;
+  /**
+   * Gives back one request counted by `consume` with the same arguments, in the current window (an
+   * attempt reserved up front that turned out not to count, e.g. a sign-in with the right password).
+   */
+  refund(key: string, limit: number, windowSeconds?: number): void | Promise<void>;
   close(): Promise<void>;
 }

@@ -25,6 +25,10 @@ export function localLimiter(now: () => number = Date.now): Limiter {
       const resetSeconds = Math.max(1, Math.ceil((w.resetAt - t) / 1000));
       return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetSeconds };
     },
+    refund(key: string, limit: number, windowSeconds = 60): void {
+      const w = windows.get(`${limit}/${windowSeconds}/${key}`);
+      if (w && w.resetAt > now() && w.count > 0) w.count -= 1;
+    },
     close: async () => clearInterval(sweep),
   };
 }

@@ -1,0 +1,51 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Feature } from '../feature.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Jobs } from '../infra/jobs.ts';
+import type { Limiter } from '../infra/limiter/limiter.ts';
+import { createMailer } from '../infra/mailer/mailer.ts';
+import type { Store } from '../store/store.ts';
+import { Background } from './background.ts';
+import { PURGE_EVERY_MS, purgeExpired } from './cleanup.ts';
+import { EmailLinks } from './email-links.ts';
+import { OAuthFlow } from './oauth/flow.ts';
+import { authRoutes } from './routes.ts';
+import { AuthService } from './service.ts';
+import { Sessions } from './sessions.ts';
+import { DAY } from './tokens.ts';
+
+/** What the auth feature needs from the app. */
+export interface AuthDeps {
+  store: Store;
+  config: Config;
+  limiter: Limiter;
+  clock: Clock;
+  jobs: Jobs;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * §2 end-user accounts as one feature, wired once by the app: passwords and sessions, reset and
+ * magic links by e-mail, sign-in with Google or GitHub. The purge of expired rows runs as a job;
+ * `stop` waits for the mails still being sent, then closes the mailer.
+ */
+export function createAuth(deps: AuthDeps): Feature {
+  const { store, config, limiter, clock, jobs, log } = deps;
+  const sessions = new Sessions(store, clock, config.sessionTtlDays * DAY);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, log });
+  const background = new Background(log);
+  const auth = new AuthService({ store, clock, sessions });
+  const links = new EmailLinks({ store, clock, mailer, sessions, background });
+  const oauth = new OAuthFlow({ store, clock, sessions, endpoints: config.oauth, publicUrl: config.publicUrl, log });
+  return {
+    routes: (app) => authRoutes(app, { auth, links, oauth, limiter }),
+    start() {
+      jobs.every('auth: purge expired sessions and tokens', PURGE_EVERY_MS, () => purgeExpired(store, clock));
+    },
+    async stop() {
+      await background.drain();
+      await mailer.close();
+    },
+  };
+}
