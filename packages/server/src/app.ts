@@ -21,7 +21,7 @@ import { userAdminRoutes } from './admin/users-routes.ts';
 import { documentRoutes } from './documents/routes.ts';
 import { DocumentsService } from './documents/service.ts';
 import { AutoIndexer } from './documents/indexes.ts';
-import type { ChangeListener } from './documents/changes.ts';
+import type { ChangeListener } from './changes/events.ts';
 import { LastUsedTracker } from './keys/last-used.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { createWebhooks } from './webhooks/webhooks.ts';
@@ -104,10 +104,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const jobs = createJobs(app.log);
-  const indexer = new AutoIndexer(store, 64, (e) => app.log.warn({ err: e }, 'automatic index failed'));
+  const indexer = new AutoIndexer(store, { perDatabase: config.limits.autoIndexesPerDatabase, perStore: config.limits.autoIndexes }, (e) => app.log.warn({ err: e }, 'automatic index failed'));
   const webhooks = createWebhooks({ config, store, clock, log: app.log, metrics });
   const onChange: ChangeListener = (events) => {
-    webhooks.onChange(events);
     bus.publish(events);
     deps.onChange?.(events);
   };

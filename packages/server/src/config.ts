@@ -65,6 +65,10 @@ export interface Limits {
   jsonDepth: number;
   webhooksPerDatabase: number;
   realtimeCollections: number;
+  /** Automatic field indexes one database may cause to be built (documents/indexes.ts)… */
+  autoIndexesPerDatabase: number;
+  /** …and that the whole store may hold. */
+  autoIndexes: number;
   /** Open realtime sockets per token, on one instance (429 past it). */
   realtimeSocketsPerToken: number;
 }
@@ -156,6 +160,8 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
       jsonDepth: int(env, 'LIMIT_JSON_DEPTH', 32, 1),
       webhooksPerDatabase: int(env, 'LIMIT_WEBHOOKS_PER_DATABASE', 100, 1),
       realtimeCollections: int(env, 'LIMIT_REALTIME_COLLECTIONS', 100, 1),
+      autoIndexesPerDatabase: int(env, 'LIMIT_AUTO_INDEXES_PER_DATABASE', 16, 0),
+      autoIndexes: int(env, 'LIMIT_AUTO_INDEXES', 64, 0),
       realtimeSocketsPerToken: int(env, 'LIMIT_REALTIME_SOCKETS_PER_TOKEN', 100, 1),
     }),
   });

@@ -2,41 +2,85 @@ import { createHash } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import { nowIso } from '../ids/ids.ts';
 
+/** How many automatic indexes may exist, and what a field must show before it gets one. */
+export interface IndexBudget {
+  /** Indexes one database may cause to be built (an index another database caused costs nothing). */
+  perDatabase: number;
+  /** Indexes in the whole store: each one is maintained on every write of every database. */
+  perStore: number;
+  /** Lists of one collection that must sort or filter by a field within `windowMs`… */
+  minRequests: number;
+  /** …for the field to earn an index; also how long a refusal is remembered. */
+  windowMs: number;
+}
+
+export const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 64, minRequests: 3, windowMs: 10 * 60_000 };
+
+/** Demand entries remembered at most (a Map in insertion order: the oldest go first). */
+const MAX_DEMAND_ENTRIES = 10_000;
+
 /**
- * Automatic indexes on user fields. The rule (README, "Indexes"): the first time a list sorts
- * or filters by a user field path, svc builds, in the background, one index on
- * (database, collection, <the field's sort keys>, id) for that path, used by every database.
- * At most `max` paths are indexed per store (default 64); past that, lists on other fields
- * still work, by scanning. Indexes are built once and kept, one at a time (two concurrent
- * `CREATE INDEX CONCURRENTLY` on one table deadlock on PostgreSQL), and the table is analysed
- * afterwards so the planner knows the new index's statistics. A failed build leaves no index
- * behind (PostgreSQL would keep an INVALID one) and is tried again on a later list.
+ * Automatic indexes on user fields. The rule (README, "Indexes"): when lists of a collection
+ * sort or filter by a user field path `minRequests` times within `windowMs` (default 3 in 10
+ * minutes), and documents of that collection hold a value at that path, svc builds, in the
+ * background, one index on (database, collection, <the field's sort keys>, id) for the path,
+ * which then serves every database. Each database may cause at most `perDatabase` builds (16)
+ * and the store holds at most `perStore` (64), so one tenant sorting by junk fields can neither
+ * spend the indexes of the others nor make svc index fields no document has; past a budget,
+ * lists still work, by scanning. A refused field is not reconsidered for `windowMs`.
+ *
+ * Indexes are built once and kept, one at a time (two concurrent `CREATE INDEX CONCURRENTLY` on
+ * one table deadlock on PostgreSQL), and the table is analysed afterwards so the planner knows
+ * the new index's statistics. A failed build leaves no index behind (PostgreSQL would keep an
+ * INVALID one) and is tried again on a later list. Budgets are counted in `document_indexes`
+ * (which database caused each build), so they hold across restarts and instances.
  */
 export class AutoIndexer {
   private readonly known = new Set<string>();
   private readonly building = new Map<string, Promise<void>>();
+  /** Per database, collection and path: recent requests naming it, and until when it stays refused. */
+  private readonly demand = new Map<string, { count: number; since: number; refusedUntil: number }>();
+  private readonly budget: IndexBudget;
   private loaded: Promise<void> | undefined;
   private chain: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: Store, private readonly max = 64, private readonly onError: (e: unknown) => void = () => undefined) {}
+  constructor(
+    private readonly store: Store,
+    budget: Partial<IndexBudget> = {},
+    private readonly onError: (e: unknown) => void = () => undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.budget = { ...DEFAULT_INDEX_BUDGET, ...budget };
+  }
 
   private load(): Promise<void> {
     return (this.loaded ??= this.store.all<{ path: string }>('SELECT path FROM document_indexes').then((rows) => {
       for (const r of rows) this.known.add(r.path);
+    }).catch((e: unknown) => {
+      this.loaded = undefined; // the store was away: read it again on a later list
+      throw e;
     }));
   }
 
-  /** Makes sure the paths get an index; resolves when every requested build has finished. */
-  async ensure(paths: string[][]): Promise<void> {
-    await this.load();
+  /**
+   * Notes that a list of `collection` sorts or filters by `paths`, and starts the build of each
+   * path that earned an index. Resolves when those builds have ended; never rejects (a failure
+   * goes to `onError`), so callers may leave it running.
+   */
+  async ensure(databaseId: string, collection: string, paths: string[][]): Promise<void> {
+    try {
+      await this.load();
+    } catch (e) {
+      this.onError(e);
+      return;
+    }
     const work: Promise<void>[] = [];
     for (const segments of paths) {
       const path = segments.join('.');
-      if (this.known.has(path)) continue;
-      if (!this.building.has(path) && this.known.size + this.building.size >= this.max) continue;
+      if (this.known.has(path) || !this.earned(`${databaseId}\u0000${collection}\u0000${path}`)) continue;
       let job = this.building.get(path);
       if (!job) {
-        job = this.chain.then(() => this.build(path, segments)).finally(() => this.building.delete(path));
+        job = this.chain.then(() => this.consider(databaseId, collection, path, segments)).finally(() => this.building.delete(path));
         this.chain = job;
         this.building.set(path, job);
       }
@@ -45,11 +89,63 @@ export class AutoIndexer {
     await Promise.all(work);
   }
 
-  private async build(path: string, segments: string[]): Promise<void> {
+  /** Counts one request for a (database, collection, path); whether it has now earned a build. */
+  private earned(key: string): boolean {
+    const t = this.now();
+    let d = this.demand.get(key);
+    if (!d || t - d.since > this.budget.windowMs) {
+      this.demand.delete(key);
+      if (this.demand.size >= MAX_DEMAND_ENTRIES) this.demand.delete(this.demand.keys().next().value!);
+      d = { count: 0, since: t, refusedUntil: d?.refusedUntil ?? 0 };
+      this.demand.set(key, d);
+    }
+    d.count += 1;
+    return d.count >= this.budget.minRequests && d.refusedUntil <= t;
+  }
+
+  /** Not reconsidered for a window: the field is held by no document, or a budget is spent. */
+  private refuse(key: string): void {
+    const d = this.demand.get(key);
+    if (d) d.refusedUntil = this.now() + this.budget.windowMs;
+  }
+
+  /** Checks the budgets and that documents hold the field (cheap, in the queue of builds), then builds. */
+  private async consider(databaseId: string, collection: string, path: string, segments: string[]): Promise<void> {
+    if (this.known.has(path)) return;
+    const key = `${databaseId}\u0000${collection}\u0000${path}`;
+    try {
+      const { store } = this;
+      const count = async (sql: string, params: string[]) => Number((await store.get<{ n: number | string }>(sql, params))?.n ?? 0);
+      // Built meanwhile by another instance: known from now on, and free for everyone.
+      if (await count('SELECT count(*) AS n FROM document_indexes WHERE path = ?', [path])) {
+        this.known.add(path);
+        return;
+      }
+      const spent = await count('SELECT count(*) AS n FROM document_indexes WHERE database_id = ?', [databaseId]);
+      const inStore = await count('SELECT count(*) AS n FROM document_indexes', []);
+      const held = await store.get(
+        `SELECT 1 AS held FROM documents WHERE database_id = ? AND collection = ? AND NOT ${store.dialect.json.isNullish(segments)} LIMIT 1`,
+        [databaseId, collection],
+      );
+      if (spent >= this.budget.perDatabase || inStore >= this.budget.perStore || !held) {
+        this.refuse(key);
+        return;
+      }
+    } catch (e) {
+      this.onError(e);
+      return;
+    }
+    await this.build(databaseId, path, segments);
+  }
+
+  private async build(databaseId: string, path: string, segments: string[]): Promise<void> {
     const name = `documents_by_path_${createHash('sha256').update(path).digest('hex').slice(0, 16)}`;
     try {
       await this.store.run(this.store.dialect.createDocumentIndex(name, this.store.dialect.json.sortKeys(segments)));
-      await this.store.run('INSERT INTO document_indexes (path, name, created_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING', [path, name, nowIso()]);
+      await this.store.run(
+        'INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING',
+        [path, name, nowIso(), databaseId],
+      );
       this.known.add(path);
       await this.store.run('ANALYZE documents');
     } catch (e) {

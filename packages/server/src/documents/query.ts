@@ -9,15 +9,18 @@ import { parseFieldPath } from './names.ts';
  * pattern before they reach SQL, and every value is a bound parameter, so neither can inject SQL.
  */
 
-/** System fields live in columns; everything else is a path into the JSON document. */
-const SYSTEM_COLUMNS: Record<string, string> = { id: 'id', createdAt: 'created_at', updatedAt: 'updated_at' };
+/**
+ * System fields live in columns; everything else is a path into the JSON document. A Map, not an
+ * object literal: a field called `constructor` or `toString` must not find Object.prototype's.
+ */
+const SYSTEM_COLUMNS = new Map([['id', 'id'], ['createdAt', 'created_at'], ['updatedAt', 'updated_at']]);
 
 export type Field = { column: string } | { path: string[] };
 
 const invalidFilter = (message: string) => new ApiError('invalid_filter', message);
 
 export function parseField(path: string, onError: (message: string) => ApiError): Field {
-  const column = SYSTEM_COLUMNS[path];
+  const column = SYSTEM_COLUMNS.get(path);
   if (column) return { column };
   const segments = parseFieldPath(path);
   if (!segments) throw onError(`"${path.slice(0, 80)}" is not a field path (segments of [A-Za-z_][A-Za-z0-9_]* joined by dots)`);
@@ -41,7 +44,7 @@ export interface CompiledFilter {
 
 type Scalar = string | number | boolean | null;
 const OPS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists']);
-const RANGE: Record<string, CompareOp> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
+const RANGE = new Map<string, CompareOp>([['$gt', '>'], ['$gte', '>='], ['$lt', '<'], ['$lte', '<=']]);
 const MAX_CLAUSES = 100;
 
 /** Compiles a MongoDB-style filter (§1). Throws 400 `invalid_filter` on anything unexpected. */
@@ -96,7 +99,7 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
         const v = scalar(operand, op);
         // MongoDB: $gte/$lte null match null or missing; $gt/$lt null match nothing.
         if (v === null) return op === '$gte' || op === '$lte' ? eq(field, null) : '(1 = 0)';
-        return fieldSql(field, RANGE[op], v);
+        return fieldSql(field, RANGE.get(op)!, v);
       }
     }
   };

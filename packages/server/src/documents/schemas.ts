@@ -18,10 +18,13 @@ export const DocumentParams = Type.Object({ collection: Type.String(), id: Type.
 export const BulkBody = Type.Object({ documents: Type.Array(Type.Object({}, { additionalProperties: true })) });
 export const BulkResponse = Type.Object({ documents: Type.Array(DocumentSchema) });
 
+/** The largest `offset` a list takes (API.md §1): past it, page with filters instead. */
+export const MAX_OFFSET = 10_000_000;
+
 export function listQuerySchema(maxPageSize: number) {
   return Type.Object({
     limit: Type.Integer({ minimum: 1, maximum: maxPageSize, default: 20 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'At most 10,000,000' }),
     sortBy: Type.String({ default: 'createdAt', maxLength: 256, description: 'createdAt, updatedAt, id or a field path such as author.name' }),
     sortOrder: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
     filter: Type.Optional(Type.String({ maxLength: 65536, description: 'URL-encoded JSON, MongoDB-style: {"status":"open","score":{"$gte":10}}' })),

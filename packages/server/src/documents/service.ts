@@ -2,10 +2,12 @@ import { ApiError, notFound } from '../errors.ts';
 import { newId, nowIso } from '../ids/ids.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
-import type { Param, Queryable, Store } from '../store/store.ts';
-import { appendChanges, type ChangeEvent, type ChangeListener, type NewChange } from './changes.ts';
+import type { Param, Queryable, Store, Transaction } from '../store/store.ts';
+import { appendChanges } from '../changes/append.ts';
+import type { ChangeEvent, ChangeListener, NewChange } from '../changes/events.ts';
 import type { AutoIndexer } from './indexes.ts';
 import { checkDocumentId, isDocumentId } from './names.ts';
+import { checkFields } from './fields.ts';
 import { compileFilter, orderBy, parseField } from './query.ts';
 import { CountCache } from './count-cache.ts';
 import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
@@ -32,11 +34,21 @@ export interface DocumentsDeps {
 }
 
 /**
- * A side effect of a write, inside its transaction. It is called before the change log is
- * appended, so its reads stay out of the serialised tail of the transaction (changes.ts), and
- * returns what to do once the changes have their ids, or nothing when there is nothing to do.
+ * A side effect of a write that commits or rolls back with it, in two phases inside the write's
+ * transaction. Its reads (`prefetch`) happen before the change log is appended, so they stay out
+ * of the serialised tail of the transaction (changes/append.ts: from the counter update to COMMIT
+ * writers of one database wait for each other); its writes (`apply`) need the events' ids, so
+ * they come after. Work for after the commit goes through `tx.afterCommit`.
+ *
+ * @example
+ *   { prefetch: (tx, db) => hooksOf(tx, db), apply: async (tx, hooks, events) => { await queue(tx, hooks, events); tx.afterCommit(wake); } }
  */
-export type WriteHook = (tx: Queryable, databaseId: string) => Promise<((events: ChangeEvent[]) => Promise<void>) | undefined>;
+export interface WriteHook<Prefetched = unknown> {
+  /** Reads what `apply` needs; undefined when this write needs nothing of the hook (apply is skipped). */
+  prefetch(tx: Transaction, databaseId: string): Promise<Prefetched | undefined>;
+  /** Writes the side effect once the changes have their ids. */
+  apply(tx: Transaction, prefetched: Prefetched, events: ChangeEvent[]): Promise<void>;
+}
 
 interface DocumentRow {
   id: string;
@@ -64,6 +76,15 @@ function userFields(body: JsonObject): JsonObject {
   return out;
 }
 
+/** A bulk naming one id twice: 409 naming it (the insert itself would only see one of the two). */
+function refuseRepeatedIds(items: Array<{ id: string }>, collection: string): void {
+  const seen = new Set<string>();
+  for (const { id } of items) {
+    if (seen.has(id)) throw new ApiError('conflict', `The id '${id}' appears more than once in the request for collection '${collection}'`);
+    seen.add(id);
+  }
+}
+
 /** The service behind the §1 routes. Every write records its change in the same transaction. */
 export class DocumentsService {
   private readonly counts = new CountCache();
@@ -85,26 +106,26 @@ export class DocumentsService {
   private prepareNew(body: unknown, index?: number): { id: string; data: JsonObject; text: string } {
     const where = index === undefined ? '' : `/documents/${index}`;
     if (!isObject(body)) throw new ApiError('validation_failed', 'A document is a JSON object', [{ path: where || '/', message: 'must be an object' }]);
+    checkFields(body, where);
     const id = body.id === undefined ? newId() : checkDocumentId(body.id);
     const data = userFields(body);
     return { id, data, text: this.serialize(data) };
   }
 
-  /** Runs a writing transaction, then announces its changes. */
+  /** Runs a writing transaction: the change, its hooks' reads, the change log, the hooks' writes; announces the changes after COMMIT. */
   private async write<T>(databaseId: string, fn: (tx: Queryable) => Promise<{ result: T; changes: NewChange[] }>): Promise<T> {
-    const { result, events } = await this.store.transaction(async (tx) => {
+    return this.store.transaction(async (tx) => {
       const { result, changes } = await fn(tx);
-      const then: Array<(events: ChangeEvent[]) => Promise<void>> = [];
+      const hooks: Array<{ hook: WriteHook; prefetched: unknown }> = [];
       for (const hook of this.deps.inTransaction ?? []) {
-        const next = await hook(tx, databaseId);
-        if (next) then.push(next);
+        const prefetched = await hook.prefetch(tx, databaseId);
+        if (prefetched !== undefined) hooks.push({ hook, prefetched });
       }
       const events = await appendChanges(tx, this.store.dialect, databaseId, changes);
-      for (const next of then) await next(events);
-      return { result, events };
+      for (const { hook, prefetched } of hooks) await hook.apply(tx, prefetched, events);
+      if (events.length) tx.afterCommit(() => this.deps.onChange(events));
+      return result;
     });
-    if (events.length) this.deps.onChange(events);
-    return result;
   }
 
   /** Inserts documents (all or nothing); 409 when an id is taken. */
@@ -142,6 +163,7 @@ export class DocumentsService {
       throw new ApiError('payload_too_large', `A bulk request takes at most ${this.deps.limits.bulkDocuments} documents`);
     }
     const items = bodies.map((b, i) => this.prepareNew(b, i));
+    refuseRepeatedIds(items, collection);
     const now = nowIso();
     const docs = items.map((d) => toDocument(d.id, d.data, now, now));
     const result = `{"documents":${documentArrayJson(items.map((d) => documentJson(d.id, d.text, now, now)))}}`;
@@ -165,6 +187,7 @@ export class DocumentsService {
   /** JSON Merge Patch of one document (§1). */
   async patch(databaseId: string, collection: string, id: string, patch: unknown): Promise<DocumentJson> {
     if (!isObject(patch)) throw new ApiError('validation_failed', 'A merge patch is a JSON object', [{ path: '/', message: 'must be an object' }]);
+    checkFields(patch);
     if (patch.id !== undefined && patch.id !== id) {
       throw new ApiError('validation_failed', 'The body id must equal the path id', [{ path: '/id', message: 'must equal the id in the path' }]);
     }
@@ -207,7 +230,7 @@ export class DocumentsService {
     const sortField = parseField(q.sortBy, (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
     const filter = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
     const paths = [...(filter?.paths ?? []), ...('path' in sortField ? [sortField.path] : [])];
-    if (paths.length) void this.deps.indexer.ensure(paths);
+    if (paths.length) void this.deps.indexer.ensure(databaseId, collection, paths);
     const where = `database_id = ? AND collection = ?${filter ? ` AND (${filter.sql})` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
     // The total rides along with the page as a column (one query instead of two): the collection's

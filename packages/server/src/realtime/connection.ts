@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { Store } from '../store/store.ts';
-import { firstRetainedChangeId, lastChangeId, readChanges, type ChangeEvent } from '../documents/changes.ts';
+import { firstRetainedChangeId, lastChangeId, readChanges } from '../changes/read.ts';
+import type { ChangeEvent } from '../changes/events.ts';
 import type { FeedHub, FeedSubscriber } from './feed.ts';
 import type { RealtimeGrant } from './tokens.ts';
 

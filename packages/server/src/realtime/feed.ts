@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.ts';
-import { lastChangeId, readChanges, type ChangeEvent } from '../documents/changes.ts';
+import { lastChangeId, readChanges } from '../changes/read.ts';
+import type { ChangeEvent } from '../changes/events.ts';
 
 /** Something that receives a database's changes, in id order, each once. */
 export interface FeedSubscriber {
@@ -14,7 +15,7 @@ const GAP_WAIT_MS = 50;
  *
  * The bus may reorder batches (two PostgreSQL transactions committing back to back can be
  * announced in either order) or, with Redis, drop them. Event ids are gap-free per database and
- * handed out in commit order (documents/changes.ts), so the feed always knows the next id it
+ * handed out in commit order (changes/append.ts), so the feed always knows the next id it
  * needs: later events wait in `pending`, and a gap that doesn't close by itself is read from the
  * change log, where every committed event is.
  */

@@ -44,6 +44,36 @@ export interface JsonSql {
 export type CompareOp = '=' | '<' | '<=' | '>' | '>=';
 export type ScalarType = 'number' | 'string' | 'boolean';
 
+/**
+ * The statements of one open transaction, and what to do once it committed.
+ *
+ * @example
+ *   await store.transaction(async (tx) => {
+ *     await tx.run('INSERT INTO webhook_deliveries …', params);
+ *     tx.afterCommit(() => dispatcher.wake());
+ *   });
+ */
+export interface Transaction extends Queryable {
+  /**
+   * Runs `fn` once this transaction has committed, before its `transaction()` call resolves;
+   * never when it rolls back (on SQLite: also when only its savepoint of a group commit rolls
+   * back). Callbacks run in the order they were added. `fn` must not throw: the transaction is
+   * committed whatever it does, so an exception is reported as a process warning and ignored.
+   */
+  afterCommit(fn: () => void): void;
+}
+
+/** Runs the callbacks a committed transaction registered (see Transaction.afterCommit). */
+export function runAfterCommit(callbacks: Array<() => void>): void {
+  for (const fn of callbacks) {
+    try {
+      fn();
+    } catch (e) {
+      process.emitWarning(e instanceof Error ? e : new Error(String(e)), 'AfterCommitWarning');
+    }
+  }
+}
+
 /** What differs between dialects, as data and small SQL builders. */
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
@@ -73,7 +103,7 @@ export interface Store extends Queryable {
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
    * On SQLite transactions are serialised in-process; on PostgreSQL each takes a pooled client.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Applies the numbered migrations not applied yet (safe to call from several instances). */
   migrate(): Promise<void>;
   /** Resolves when the store answers a trivial query. */

@@ -1,5 +1,5 @@
 import { newId } from '../ids/ids.ts';
-import type { ChangeEvent } from '../documents/changes.ts';
+import type { ChangeEvent } from '../changes/events.ts';
 import type { Dialect, Param, Queryable, Store } from '../store/store.ts';
 
 /**
@@ -218,25 +218,34 @@ export interface AttemptRecord {
  * CTEs both writes are one statement, atomic by itself, so the caller needs no transaction for
  * it (one round trip per attempt on PostgreSQL); elsewhere run it in a transaction.
  */
-export async function recordAttempt(q: Queryable, dialect: Dialect, c: Claimed, a: AttemptRecord): Promise<boolean> {
-  const n = c.attempts + 1;
-  const update = `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?, response_status = ?, lease_until = NULL, lease_token = NULL
-     WHERE id = ? AND lease_token = ?`;
-  const updateParams: Param[] = [a.status, n, a.nextAttemptAt, a.at, a.responseStatus, c.id, c.leaseToken];
-  const attemptParams: Param[] = [n, a.at, a.responseStatus, a.durationMs, a.error, a.responseBody];
-  if (dialect.writableCte) {
-    const row = await q.get(
-      `WITH d AS (${update} RETURNING id)
-       INSERT INTO webhook_attempts (delivery_id, n, at, response_status, duration_ms, error, response_body)
-       SELECT d.id, CAST(? AS integer), ?, CAST(? AS integer), CAST(? AS integer), ?, ? FROM d RETURNING delivery_id`,
-      [...updateParams, ...attemptParams],
-    );
-    return row !== undefined;
-  }
-  if ((await q.run(update, updateParams)) === 0) return false;
+export function recordAttempt(q: Queryable, dialect: Dialect, c: Claimed, a: AttemptRecord): Promise<boolean> {
+  return (dialect.writableCte ? recordAttemptWithCte : recordAttemptStepwise)(q, c, a);
+}
+
+/** The UPDATE of a delivery after an attempt, only while the claim's lease is current. */
+const UPDATE_DELIVERY = `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?, response_status = ?, lease_until = NULL, lease_token = NULL
+   WHERE id = ? AND lease_token = ?`;
+
+const updateParams = (c: Claimed, a: AttemptRecord): Param[] => [a.status, c.attempts + 1, a.nextAttemptAt, a.at, a.responseStatus, c.id, c.leaseToken];
+const attemptParams = (c: Claimed, a: AttemptRecord): Param[] => [c.attempts + 1, a.at, a.responseStatus, a.durationMs, a.error, a.responseBody];
+
+/** PostgreSQL: the delivery's update and its attempt row in one statement (atomic without a transaction). */
+export async function recordAttemptWithCte(q: Queryable, c: Claimed, a: AttemptRecord): Promise<boolean> {
+  const row = await q.get(
+    `WITH d AS (${UPDATE_DELIVERY} RETURNING id)
+     INSERT INTO webhook_attempts (delivery_id, n, at, response_status, duration_ms, error, response_body)
+     SELECT d.id, CAST(? AS integer), ?, CAST(? AS integer), CAST(? AS integer), ?, ? FROM d RETURNING delivery_id`,
+    [...updateParams(c, a), ...attemptParams(c, a)],
+  );
+  return row !== undefined;
+}
+
+/** SQLite: the update, then the attempt row when the update counted; the caller's transaction makes them one. */
+export async function recordAttemptStepwise(q: Queryable, c: Claimed, a: AttemptRecord): Promise<boolean> {
+  if ((await q.run(UPDATE_DELIVERY, updateParams(c, a))) === 0) return false;
   await q.run(
     'INSERT INTO webhook_attempts (delivery_id, n, at, response_status, duration_ms, error, response_body) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [c.id, ...attemptParams],
+    [c.id, ...attemptParams(c, a)],
   );
   return true;
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../infra/clock.ts';
 import type { Store } from '../store/store.ts';
+import { MIN_CHANGE_RETENTION_MS, pruneChangesBefore } from '../changes/retention.ts';
 
 export interface RetentionOptions {
   store: Store;
@@ -15,7 +16,6 @@ export interface RetentionOptions {
 }
 
 const BATCH = 1000;
-const HOUR = 3_600_000;
 
 /**
  * Prunes old delivery rows and change-log events in the background, in small batches so no
@@ -52,7 +52,7 @@ export class Retention {
   private async prune(): Promise<{ deliveries: number; events: number }> {
     const now = this.o.clock.now();
     const deliveryCutoff = new Date(now - this.o.deliveryMaxAgeMs).toISOString();
-    const eventCutoff = new Date(now - Math.max(this.o.eventMaxAgeMs, HOUR)).toISOString();
+    const eventCutoff = new Date(now - Math.max(this.o.eventMaxAgeMs, MIN_CHANGE_RETENTION_MS)).toISOString();
     const { store } = this.o;
     let deliveries = 0;
     for (;;) {
@@ -66,11 +66,7 @@ export class Retention {
     }
     let events = 0;
     for (;;) {
-      const n = await store.run(
-        `DELETE FROM events WHERE (database_id, id) IN (
-           SELECT database_id, id FROM events WHERE created_at < ? LIMIT ${BATCH})`,
-        [eventCutoff],
-      );
+      const n = await pruneChangesBefore(store, eventCutoff, BATCH);
       events += n;
       if (n < BATCH) break;
     }

@@ -1,7 +1,7 @@
 import { ApiError, notFound } from '../errors.ts';
 import { newId } from '../ids/ids.ts';
 import type { Clock } from '../infra/clock.ts';
-import type { ChangeEvent } from '../documents/changes.ts';
+import type { ChangeEvent } from '../changes/events.ts';
 import type { Param, Queryable, Store } from '../store/store.ts';
 import { newSecret } from './signing.ts';
 import { UrlNotAllowed, type UrlGuard } from './url-guard.ts';
@@ -45,7 +45,6 @@ function toWebhook(r: WebhookRow): Webhook {
   };
 }
 
-/** Whether a webhook with these filters wants an event. */
 /** A webhook's filters, as matching needs them. */
 export interface HookFilter {
   id: string;
@@ -53,6 +52,7 @@ export interface HookFilter {
   collections: string[];
 }
 
+/** Whether a webhook with these filters wants an event. */
 export function matches(events: string[], collections: string[], e: ChangeEvent): boolean {
   return (events.includes('*') || events.includes(e.type)) && (collections.length === 0 || collections.includes(e.collection));
 }

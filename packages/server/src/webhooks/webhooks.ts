@@ -1,9 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../infra/clock.ts';
-import type { ChangeEvent } from '../documents/changes.ts';
-import type { Queryable, Store } from '../store/store.ts';
-import { WebhooksService } from './service.ts';
+import type { Store } from '../store/store.ts';
+import { WebhooksService, type HookFilter } from './service.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { Retention } from './retention.ts';
 import { Sender } from './sender.ts';
@@ -17,10 +16,12 @@ import { webhookRoutes } from './routes.ts';
 /** The whole webhooks feature, wired once by the app: what app.ts hands to the documents service, the routes and the lifecycle. */
 export interface Webhooks extends Feature {
   service: WebhooksService;
-  /** DocumentsDeps.inTransaction hook: queues the deliveries of a write in its transaction. */
-  enqueue: WriteHook;
-  /** DocumentsDeps.onChange listener: wakes the dispatcher when a committed write queued deliveries. */
-  onChange(events: ChangeEvent[]): void;
+  /**
+   * DocumentsDeps.inTransaction hook: reads the database's enabled webhooks before the change log
+   * is appended, queues the deliveries of the write's events in its transaction, and wakes the
+   * dispatcher once that transaction committed, if it queued any.
+   */
+  enqueue: WriteHook<HookFilter[]>;
   start(): void;
   stop(): Promise<void>;
 }
@@ -41,21 +42,17 @@ export function createWebhooks(deps: {
     store, clock, log, deliveryMaxAgeMs: config.webhookRetentionDays * 86_400_000, eventMaxAgeMs: config.eventRetentionHours * 3_600_000,
   });
   const service = new WebhooksService({ store, guard, clock, maxWebhooks: config.limits.webhooksPerDatabase, wake: () => dispatcher.wake() });
-  // The event arrays of writes that queued deliveries: onChange gets the same array after COMMIT,
-  // so only those wake the dispatcher (a rolled-back write's array is simply forgotten).
-  const queued = new WeakSet<ChangeEvent[]>();
   return {
     service,
     routes: (app) => webhookRoutes(app, { webhooks: service, maxPageSize: config.limits.pageSize }),
-    enqueue: async (tx, databaseId) => {
-      const hooks = await service.enabledHooks(tx, databaseId);
-      if (hooks.length === 0) return undefined;
-      return async (events) => {
-        if ((await service.enqueue(tx, hooks, events)) > 0) queued.add(events);
-      };
-    },
-    onChange: (events) => {
-      if (queued.has(events)) dispatcher.wake();
+    enqueue: {
+      async prefetch(tx, databaseId) {
+        const hooks = await service.enabledHooks(tx, databaseId);
+        return hooks.length ? hooks : undefined;
+      },
+      async apply(tx, hooks, events) {
+        if ((await service.enqueue(tx, hooks, events)) > 0) tx.afterCommit(() => dispatcher.wake());
+      },
     },
     start() {
       dispatcher.start();

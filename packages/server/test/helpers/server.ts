@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { redisLimiter } from '../../src/infra/limiter/redis.ts';
 import { localLimiter } from '../../src/infra/limiter/local.ts';
 import type { Limiter } from '../../src/infra/limiter/limiter.ts';
-import type { ChangeEvent } from '../../src/documents/changes.ts';
+import type { ChangeEvent } from '../../src/changes/events.ts';
 import { createOperator } from '../../src/admin/operators.ts';
 import type { Clock } from '../../src/infra/clock.ts';
 import { openTestStore, type StoreKind, type TestStore } from './stores.ts';

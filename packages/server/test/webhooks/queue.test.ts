@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { forEachStore, openTestStore } from '../helpers/stores.ts';
 import { request, startServer } from '../helpers/server.ts';
 import { ManualClock } from '../../src/infra/clock.ts';
-import { claimDue, insertDeliveries, recordAttempt } from '../../src/webhooks/deliveries.ts';
+import { claimDue, insertDeliveries, recordAttempt, recordAttemptStepwise, recordAttemptWithCte } from '../../src/webhooks/deliveries.ts';
 import { Retention } from '../../src/webhooks/retention.ts';
 import { eventually, startReceiver } from './receiver.ts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -42,6 +42,35 @@ forEachStore('webhook queue', (kind) => {
       await db.drop();
     }
   });
+
+  // PostgreSQL runs both record paths; SQLite (no UPDATE inside WITH) the stepwise one.
+  const recorders: Array<[string, typeof recordAttemptStepwise]> = kind === 'postgres'
+    ? [['recordAttemptWithCte', recordAttemptWithCte], ['recordAttemptStepwise', recordAttemptStepwise]]
+    : [['recordAttemptStepwise', recordAttemptStepwise]];
+  for (const [name, record] of recorders) {
+    test(`${name}: the current lease records the attempt and the delivery's state; a stale lease records nothing`, async () => {
+      const db = await openTestStore(kind);
+      try {
+        const { store } = db;
+        const t = Date.parse('2030-01-01T00:00:00.000Z');
+        await store.run("INSERT INTO databases (id, name, settings, created_at, updated_at) VALUES ('d1', 'd', '{}', ?, ?)", [iso(t), iso(t)]);
+        await store.run("INSERT INTO webhooks (id, database_id, url, events, collections, enabled, secret, created_at, updated_at) VALUES ('w1', 'd1', 'http://x/', '[\"*\"]', '[]', 1, 'whsec_AAAA', ?, ?)", [iso(t), iso(t)]);
+        const [id] = await insertDeliveries(store, [{ webhookId: 'w1', eventId: '1', event: 'document.created', payload: '{}' }], iso(t));
+        const { claimed: [c] } = await claimDue(store, { now: iso(t), leaseUntil: iso(t + 10_000), limit: 1, room: () => 1, full: [] });
+        const attempt = { at: iso(t), status: 'pending' as const, nextAttemptAt: iso(t + 60_000), responseStatus: 500, durationMs: 7, error: 'HTTP 500', responseBody: 'no' };
+        assert.equal(await store.transaction((tx) => record(tx, c, { ...attempt, status: 'pending' })), true);
+        assert.equal(await store.transaction((tx) => record(tx, c, attempt)), false, 'recording released the lease: the same claim counts once');
+        const row = await store.get<{ status: string; attempts: number | string; next_attempt_at: string; response_status: number | string; lease_token: string | null }>(
+          'SELECT status, attempts, next_attempt_at, response_status, lease_token FROM webhook_deliveries WHERE id = ?', [id]);
+        assert.deepEqual({ ...row, attempts: Number(row?.attempts), response_status: Number(row?.response_status) },
+          { status: 'pending', attempts: 1, next_attempt_at: iso(t + 60_000), response_status: 500, lease_token: null });
+        const log = await store.all<{ n: number | string; error: string; duration_ms: number | string }>('SELECT n, error, duration_ms FROM webhook_attempts WHERE delivery_id = ?', [id]);
+        assert.deepEqual(log.map((r) => [Number(r.n), r.error, Number(r.duration_ms)]), [[1, 'HTTP 500', 7]]);
+      } finally {
+        await db.drop();
+      }
+    });
+  }
 
   test('backoff runs on the injected clock: no retry until the clock passes nextAttemptAt', async () => {
     const clock = new ManualClock();

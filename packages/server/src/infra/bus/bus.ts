@@ -1,4 +1,4 @@
-import type { ChangeEvent } from '../../documents/changes.ts';
+import type { ChangeEvent } from '../../changes/events.ts';
 
 /**
  * Fans committed changes out to every instance. One implementation per deployment shape, picked

@@ -1,4 +1,4 @@
-import type { ChangeEvent } from '../../documents/changes.ts';
+import type { ChangeEvent } from '../../changes/events.ts';
 import type { Bus } from './bus.ts';
 
 /** The bus of a single instance: listeners are called in-process, on the next tick. */

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { ChangeEvent } from '../../documents/changes.ts';
+import type { ChangeEvent } from '../../changes/events.ts';
 import type { Bus } from './bus.ts';
 
 const CHANNEL = 'svc:changes';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Dialect, Param, Queryable, Row, Store } from '../store.ts';
+import { runAfterCommit, type Dialect, type Param, type Queryable, type Row, type Store, type Transaction } from '../store.ts';
 import { applyMigrations } from '../migrations/apply.ts';
 import { postgresJson } from './json-sql.ts';
 
@@ -97,6 +97,14 @@ class PgQueryable implements Queryable {
   }
 }
 
+/** One transaction on its pooled client, with the callbacks to run once it committed. */
+class PgTransaction extends PgQueryable implements Transaction {
+  readonly committed: Array<() => void> = [];
+  afterCommit(fn: () => void): void {
+    this.committed.push(fn);
+  }
+}
+
 /** The scale-out store: PostgreSQL through a pg pool, shared by any number of instances. */
 export class PostgresStore extends PgQueryable implements Store {
   readonly dialect = dialect;
@@ -110,12 +118,14 @@ export class PostgresStore extends PgQueryable implements Store {
     this.pool = pool;
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await fn(new PgQueryable(client));
+      const tx = new PgTransaction(client);
+      const result = await fn(tx);
       await client.query('COMMIT');
+      runAfterCommit(tx.committed);
       return result;
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);

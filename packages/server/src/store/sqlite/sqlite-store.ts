@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Dialect, Param, Queryable, Row, Store } from '../store.ts';
+import { runAfterCommit, type Dialect, type Param, type Queryable, type Row, type Store, type Transaction } from '../store.ts';
 import { applyMigrations } from '../migrations/apply.ts';
 import { sqliteJson } from './json-sql.ts';
 
@@ -48,6 +48,24 @@ class Connection implements Queryable {
   }
 }
 
+/** One transaction of a group commit: statements on the writer, and its after-commit callbacks. */
+class GroupedTransaction implements Transaction {
+  readonly committed: Array<() => void> = [];
+  constructor(private readonly w: Connection) {}
+  all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {
+    return this.w.all<T>(sql, params);
+  }
+  get<T = Row>(sql: string, params?: Param[]): Promise<T | undefined> {
+    return this.w.get<T>(sql, params);
+  }
+  run(sql: string, params?: Param[]): Promise<number> {
+    return this.w.run(sql, params);
+  }
+  afterCommit(fn: () => void): void {
+    this.committed.push(fn);
+  }
+}
+
 /** better-sqlite3 binds no booleans. */
 function bind(params: Param[]): unknown[] {
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
@@ -65,14 +83,15 @@ function bind(params: Param[]): unknown[] {
  * inside a single BEGIN … COMMIT, each in its own SAVEPOINT, so one failing rolls back alone. A
  * COMMIT (the WAL write) is the largest fixed cost of a small write; under concurrent load it is
  * shared. Every caller learns its outcome only after the COMMIT, so nothing is announced that
- * isn't durable.
+ * isn't durable; likewise the afterCommit callbacks of a transaction run after the COMMIT, and
+ * never for one whose savepoint rolled back.
  */
 export class SqliteStore implements Store {
   readonly dialect = dialect;
   private readonly writer: Connection;
   private readonly reader: Connection;
   private queue: Promise<unknown> = Promise.resolve();
-  private batch: Array<{ fn: (tx: Queryable) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
+  private batch: Array<{ fn: (tx: Transaction) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -107,7 +126,7 @@ export class SqliteStore implements Store {
     return this.exclusive(() => this.writer.run(sql, params));
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.batch.length === 0) setImmediate(() => void this.exclusive(() => this.commitBatch()));
       this.batch.push({ fn, resolve: resolve as (v: unknown) => void, reject });
@@ -119,14 +138,16 @@ export class SqliteStore implements Store {
     const batch = this.batch;
     this.batch = [];
     const w = this.writer;
-    const outcomes: Array<{ ok: boolean; value: unknown }> = [];
+    const outcomes: Array<{ ok: true; value: unknown; tx: GroupedTransaction } | { ok: false; value: unknown }> = [];
     try {
       w.prepare('BEGIN IMMEDIATE').run();
       for (const { fn } of batch) {
         w.prepare('SAVEPOINT tx').run();
         try {
-          outcomes.push({ ok: true, value: await fn(w) });
+          const tx = new GroupedTransaction(w);
+          const value = await fn(tx);
           w.prepare('RELEASE tx').run();
+          outcomes.push({ ok: true, value, tx });
         } catch (e) {
           w.prepare('ROLLBACK TO tx').run();
           w.prepare('RELEASE tx').run();
@@ -139,7 +160,12 @@ export class SqliteStore implements Store {
       for (const item of batch) item.reject(e);
       return;
     }
-    batch.forEach((item, i) => (outcomes[i].ok ? item.resolve(outcomes[i].value) : item.reject(outcomes[i].value)));
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i];
+      if (!outcome.ok) return item.reject(outcome.value);
+      runAfterCommit(outcome.tx.committed);
+      item.resolve(outcome.value);
+    });
   }
 
   async migrate(): Promise<void> {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
 import { request, useServer } from '../helpers/server.ts';
-import { readChanges } from '../../src/documents/changes.ts';
+import { readChanges } from '../../src/changes/read.ts';
 
 forEachStore('change log', (kind) => {
   const t = useServer(kind);
