@@ -1,55 +1,46 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { forEachStore, openTestStore, type TestStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+import { forEachStore, openTestStore } from '../helpers/stores.ts';
+import { startServer, useServer, type TestServer } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
 
 const KEY = /^svc_(sk|pk)_[A-Za-z0-9]{32,}$/;
 type KeyInfo = { id: string; kind: string; name: string | null; hint: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
 
-forEachStore('API keys', (kind) => {
-  let store: TestStore;
-  let server: TestServer;
-  let op: string;
-  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
-  before(async () => {
-    store = await openTestStore(kind);
-    server = await startServer(kind, { db: store });
-    op = await server.operatorToken();
-    db = await server.createDatabase();
-  });
-  after(async () => {
-    await server.close();
-    await store.drop();
-  });
+/** The keys of a database, as an operator lists them. */
+const listKeys = async (server: TestServer, databaseId: string) =>
+  (await apiClient(server, () => server.operatorToken()).get<{ keys: KeyInfo[] }>(`/admin/databases/${databaseId}/keys`)).keys;
 
-  const listKeys = async (s: TestServer, databaseId: string) =>
-    ((await request(s, 'GET', `/admin/databases/${databaseId}/keys`, { key: await s.operatorToken() })).json as { keys: KeyInfo[] }).keys;
+forEachStore('API keys', (kind) => {
+  const t = useServer(kind);
+  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const anon = apiClient(() => t.server);
+  const as = (key: string) => apiClient(() => t.server, key);
 
   test('keys are svc_sk_/svc_pk_ followed by at least 32 base62 characters, all different', async () => {
+    const { db } = t;
     assert.match(db.secretKey, KEY);
     assert.ok(db.secretKey.startsWith('svc_sk_'));
     assert.match(db.publicKey, KEY);
     assert.ok(db.publicKey.startsWith('svc_pk_'));
     const keys = new Set([db.secretKey, db.publicKey]);
     for (const k of ['secret', 'public', 'secret'] as const) {
-      const r = await request(server, 'POST', `/admin/databases/${db.databaseId}/keys`, { key: op, body: { kind: k, name: `n-${k}` } });
-      assert.equal(r.status, 201);
-      const created = r.json as KeyInfo & { key: string };
+      const created = await op.post<KeyInfo & { key: string }>(`/admin/databases/${db.databaseId}/keys`, { kind: k, name: `n-${k}` }, 201);
       assert.equal(created.kind, k);
       assert.equal(created.name, `n-${k}`);
       assert.match(created.key, k === 'secret' ? /^svc_sk_[A-Za-z0-9]{32,}$/ : /^svc_pk_[A-Za-z0-9]{32,}$/);
       keys.add(created.key);
     }
     assert.equal(keys.size, 5);
-    const bad = await request(server, 'POST', `/admin/databases/${db.databaseId}/keys`, { key: op, body: { kind: 'admin' } });
-    assert.equal(bad.status, 400);
+    await op.post(`/admin/databases/${db.databaseId}/keys`, { kind: 'admin' }, 400);
   });
 
   test('a listing shows id, kind, name, hint (prefix…last 4), createdAt, lastUsedAt, revokedAt — never the key', async () => {
-    const r = await request(server, 'GET', `/admin/databases/${db.databaseId}/keys`, { key: op });
+    const { db } = t;
+    const r = await op.request('GET', `/admin/databases/${db.databaseId}/keys`);
     assert.equal(r.status, 200);
     const keys = (r.json as { keys: KeyInfo[] }).keys;
     const secret = keys.find((k) => k.id === db.secretKeyId)!;
@@ -68,6 +59,8 @@ forEachStore('API keys', (kind) => {
   });
 
   test('only a SHA-256 of each key is stored: the key text is nowhere in api_keys (nor, on SQLite, in the files)', async () => {
+    const { db } = t;
+    const store = t.server.db;
     const rows = await store.store.all<Record<string, unknown>>('SELECT * FROM api_keys WHERE database_id = ?', [db.databaseId]);
     const mine = rows.find((r) => r.id === db.secretKeyId)!;
     assert.equal(mine.key_hash, createHash('sha256').update(db.secretKey).digest('hex'));
@@ -85,84 +78,75 @@ forEachStore('API keys', (kind) => {
   });
 
   test('no key → 401 missing_api_key; unknown, malformed or altered keys → 401 invalid_api_key', async () => {
-    const none = await request(server, 'GET', '/posts/docs');
-    assert.equal(none.status, 401);
-    assert.equal(errorCode(none), 'missing_api_key');
+    const { db } = t;
+    assertError(await anon.request('GET', '/posts/docs'), 401, 'missing_api_key');
     const routes: Array<[string, string, unknown]> = [
       ['POST', '/posts/docs', { a: 1 }], ['GET', '/posts/docs/x', undefined], ['PATCH', '/posts/docs/x', { a: 1 }],
       ['DELETE', '/posts/docs/x', undefined], ['POST', '/posts/bulk', { documents: [{}] }], ['GET', '/collections', undefined],
     ];
-    for (const [method, path, body] of routes) {
-      const r = await request(server, method, path, { body });
-      assert.equal(r.status, 401, `${method} ${path}`);
-      assert.equal(errorCode(r), 'missing_api_key', `${method} ${path}`);
-    }
-    assert.equal(((await request(server, 'GET', '/posts/docs', { key: db.secretKey })).json as { total: number }).total, 0, 'nothing was written');
+    for (const [method, path, body] of routes) assertError(await anon.request(method, path, { body }), 401, 'missing_api_key', `${method} ${path}`);
+    assert.equal((await as(db.secretKey).get<{ total: number }>('/posts/docs')).total, 0, 'nothing was written');
     const flip = (k: string) => k.slice(0, -1) + (k.endsWith('A') ? 'B' : 'A');
     const invalid = [
       `svc_sk_${'A'.repeat(40)}`, flip(db.secretKey), flip(db.publicKey), db.secretKey.slice(0, -1), `${db.secretKey}x`,
       db.secretKey.toUpperCase(), db.secretKey.replace('svc_sk_', 'svc_pk_'), 'svc_sk_short', 'garbage', 'null', "' OR 1=1 --", db.secretKey.slice(7),
     ];
-    for (const key of invalid) {
-      const r = await request(server, 'GET', '/posts/docs', { key });
-      assert.equal(r.status, 401, key);
-      assert.equal(errorCode(r), 'invalid_api_key', key);
-    }
+    for (const key of invalid) assertError(await as(key).request('GET', '/posts/docs'), 401, 'invalid_api_key', key);
     for (const authorization of ['Basic ' + Buffer.from('a:b').toString('base64'), 'Bearer', `Token ${db.secretKey}`, `Bearer ${db.secretKey} extra`]) {
-      const r = await request(server, 'GET', '/posts/docs', { headers: { authorization } });
-      assert.equal(r.status, 401, authorization);
-      assert.equal(errorCode(r), 'invalid_api_key', authorization);
+      assertError(await anon.request('GET', '/posts/docs', { headers: { authorization } }), 401, 'invalid_api_key', authorization);
     }
-    assert.equal((await request(server, 'GET', '/posts/docs', { key: db.secretKey })).status, 200, 'the real key still works');
+    await as(db.secretKey).get('/posts/docs', 200); // the real key still works
   });
 
   test('a revoked key gets 401 on the very next request; the other keys keep working', async () => {
-    const other = await server.createDatabase();
-    assert.equal((await request(server, 'POST', '/posts/docs', { key: other.secretKey, body: { a: 1 } })).status, 201);
-    assert.equal((await request(server, 'GET', '/posts/docs', { key: other.publicKey })).status, 200);
-    const wrongDb = await request(server, 'DELETE', `/admin/databases/${db.databaseId}/keys/${other.secretKeyId}`, { key: op });
-    assert.equal(wrongDb.status, 404, "a key can't be revoked through another database");
-    assert.equal((await request(server, 'GET', '/posts/docs', { key: other.secretKey })).status, 200);
-    const rv = await request(server, 'DELETE', `/admin/databases/${other.databaseId}/keys/${other.secretKeyId}`, { key: op });
-    assert.equal(rv.status, 204);
+    const { db } = t;
+    const other = await t.server.createDatabase();
+    const otherSecret = as(other.secretKey);
+    await otherSecret.post('/posts/docs', { a: 1 }, 201);
+    await as(other.publicKey).get('/posts/docs', 200);
+    // A key can't be revoked through another database.
+    await op.delete(`/admin/databases/${db.databaseId}/keys/${other.secretKeyId}`, 404);
+    await otherSecret.get('/posts/docs', 200);
+    await op.delete(`/admin/databases/${other.databaseId}/keys/${other.secretKeyId}`, 204);
     for (const [method, body] of [['GET', undefined], ['POST', { a: 2 }]] as const) {
-      const r = await request(server, method, '/posts/docs', { key: other.secretKey, body });
-      assert.equal(r.status, 401, method);
-      assert.equal(errorCode(r), 'invalid_api_key');
+      assertError(await otherSecret.request(method, '/posts/docs', { body }), 401, 'invalid_api_key', method);
     }
-    assert.equal((await request(server, 'GET', '/posts/docs', { key: other.publicKey })).status, 200);
-    const listed = (await listKeys(server, other.databaseId)).find((k) => k.id === other.secretKeyId)!;
+    await as(other.publicKey).get('/posts/docs', 200);
+    const listed = (await listKeys(t.server, other.databaseId)).find((k) => k.id === other.secretKeyId)!;
     assert.match(listed.revokedAt ?? '', /^\d{4}-\d{2}-\d{2}T/);
-    const unknown = await request(server, 'DELETE', `/admin/databases/${other.databaseId}/keys/nope`, { key: op });
-    assert.equal(unknown.status, 404);
+    await op.delete(`/admin/databases/${other.databaseId}/keys/nope`, 404);
   });
 
   test("a deleted database's keys get 401 and its data is gone", async () => {
-    const gone = await server.createDatabase();
-    await request(server, 'POST', '/posts/bulk', { key: gone.secretKey, body: { documents: [{ a: 1 }, { a: 2 }] } });
-    assert.equal((await request(server, 'DELETE', `/admin/databases/${gone.databaseId}`, { key: op })).status, 204);
-    for (const key of [gone.secretKey, gone.publicKey]) {
-      const r = await request(server, 'GET', '/posts/docs', { key });
-      assert.equal(r.status, 401);
-      assert.equal(errorCode(r), 'invalid_api_key');
-    }
+    const gone = await t.server.createDatabase();
+    await as(gone.secretKey).post('/posts/bulk', { documents: [{ a: 1 }, { a: 2 }] }, 201);
+    await op.delete(`/admin/databases/${gone.databaseId}`, 204);
+    for (const key of [gone.secretKey, gone.publicKey]) assertError(await as(key).request('GET', '/posts/docs'), 401, 'invalid_api_key');
     for (const table of ['documents', 'api_keys', 'events', 'collections']) {
-      const n = await store.store.get<{ n: number | string }>(`SELECT count(*) AS n FROM ${table} WHERE database_id = ?`, [gone.databaseId]);
+      const n = await t.server.db.store.get<{ n: number | string }>(`SELECT count(*) AS n FROM ${table} WHERE database_id = ?`, [gone.databaseId]);
       assert.equal(Number(n?.n), 0, table);
     }
   });
 
+  // Its own store and two servers in turn: the first must close (flushing the tracker) before the second reads.
   test('lastUsedAt is set once a key is used (written in batches; flushed at shutdown)', async () => {
-    const fresh = await server.createDatabase();
-    const unused = (await listKeys(server, fresh.databaseId)).map((k) => k.lastUsedAt);
-    assert.deepEqual(unused, [null, null], 'never used: null');
-    const t0 = new Date().toISOString();
-    for (let i = 0; i < 5; i += 1) assert.equal((await request(server, 'GET', '/posts/docs', { key: fresh.secretKey })).status, 200);
-    await server.close(); // flushes the tracker
-    server = await startServer(kind, { db: store });
-    const keys = await listKeys(server, fresh.databaseId);
-    const used = keys.find((k) => k.id === fresh.secretKeyId)!;
-    assert.ok(used.lastUsedAt && used.lastUsedAt >= t0, `lastUsedAt ${used.lastUsedAt} ≥ ${t0}`);
-    assert.equal(keys.find((k) => k.id === fresh.publicKeyId)!.lastUsedAt, null, 'the unused key stays null');
+    const store = await openTestStore(kind);
+    let server = await startServer(kind, { db: store });
+    try {
+      const fresh = await server.createDatabase();
+      const unused = (await listKeys(server, fresh.databaseId)).map((k) => k.lastUsedAt);
+      assert.deepEqual(unused, [null, null], 'never used: null');
+      const t0 = new Date().toISOString();
+      for (let i = 0; i < 5; i += 1) await apiClient(server, fresh.secretKey).get('/posts/docs', 200);
+      await server.close(); // flushes the tracker
+      server = await startServer(kind, { db: store });
+      const keys = await listKeys(server, fresh.databaseId);
+      const used = keys.find((k) => k.id === fresh.secretKeyId)!;
+      assert.ok(used.lastUsedAt && used.lastUsedAt >= t0, `lastUsedAt ${used.lastUsedAt} ≥ ${t0}`);
+      assert.equal(keys.find((k) => k.id === fresh.publicKeyId)!.lastUsedAt, null, 'the unused key stays null');
+    } finally {
+      await server.close();
+      await store.drop();
+    }
   });
 });
