@@ -14,8 +14,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { parse, serialize } from 'cookie';
 import { tokenHash } from '../tokens.ts';
+import { STATE_LIFETIME_MS } from './state.ts';
 
-const LIFETIME_SECONDS = 10 * 60;
+const LIFETIME_SECONDS = STATE_LIFETIME_MS / 1000;
 const PATH = '/v1/auth/oauth/';
 
 const cookieName = (state: string): string => `svc_oauth_${tokenHash(state).slice(0, 16)}`;

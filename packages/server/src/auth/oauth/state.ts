@@ -3,8 +3,8 @@ import type { OAuthProvider } from '../../databases/settings.ts';
 import type { Store } from '../../store/store.ts';
 import { MINUTE, isoAt, newToken, tokenHash } from '../tokens.ts';
 
-/** How long a sign-in may take at the provider. */
-const STATE_LIFETIME_MS = 10 * MINUTE;
+/** How long a sign-in may take at the provider (and its browser binding lives). */
+export const STATE_LIFETIME_MS = 10 * MINUTE;
 
 /** What a `state` stands for: the database, the provider, where to send the user, and the PKCE verifier. */
 export interface OAuthState {
