@@ -4,6 +4,9 @@ import { firstRetainedChangeId, lastChangeId, readChanges } from '../changes/rea
 import type { ChangeEvent } from '../changes/events.ts';
 import type { FeedHub, FeedSubscriber } from './feed.ts';
 import type { RealtimeGrant } from './tokens.ts';
+import type { EventView, Viewer } from './visibility.ts';
+import type { ViewSource } from './views.ts';
+import type { UserFacts } from './user-facts.ts';
 
 /** Close code for a client that reads too slowly; it may reconnect with `after=<last id>`. */
 export const CLOSE_SLOW_CONSUMER = 4008;
@@ -19,18 +22,11 @@ const CLOSE_GRACE_MS = 30_000;
 export interface ConnectionDeps {
   store: Store;
   hub: FeedHub;
+  /** The views of replayed pages: the same rules code as live events (views.ts). */
+  views: ViewSource;
+  /** The facts of the users that sockets watch as. */
+  facts: UserFacts;
   maxBufferBytes: number;
-}
-
-/** Every socket of an instance gets the same event object from the feed: serialise it once. */
-const messages = new WeakMap<ChangeEvent, string>();
-function eventMessage(e: ChangeEvent): string {
-  let text = messages.get(e);
-  if (text === undefined) {
-    text = JSON.stringify({ type: 'event', id: e.id, event: e.type, collection: e.collection, document: e.document, timestamp: e.timestamp });
-    messages.set(e, text);
-  }
-  return text;
 }
 
 /**
@@ -40,21 +36,34 @@ function eventMessage(e: ChangeEvent): string {
  * The seam: the connection joins the database's feed first and learns the id L after which the
  * feed will hand it every event; live events are held while the replay reads (after, L] from the
  * change log; then the held events follow. Every event is sent once because `lastSent` only grows.
+ *
+ * What each event shows this socket comes from the view of its batch (visibility.ts): under the
+ * rules when the token was asked for with a public key (API.md §10), as is otherwise. Replays
+ * build their views with the same ViewSource as the live feed.
  */
 export class RealtimeConnection implements FeedSubscriber {
+  /** Whom this socket watches as when rules apply to it; undefined for a secret key or an operator. */
+  readonly viewer: Viewer | undefined;
   private lastSent = 0n;
-  private held: ChangeEvent[] | undefined = [];
+  private held: Array<[ChangeEvent, EventView]> | undefined = [];
   private readonly collections: Set<string>;
   private unsubscribe: (() => void) | undefined;
+  private releaseUser: (() => void) | undefined;
   private closed = false;
 
   constructor(private readonly ws: WebSocket, private readonly grant: RealtimeGrant, private readonly deps: ConnectionDeps) {
     this.collections = new Set(grant.collections);
+    this.viewer = grant.subjectToRules ? { userId: grant.userId } : undefined;
     ws.on('close', () => this.stop());
     ws.on('message', (data, isBinary) => this.onMessage(data.toString(), isBinary));
   }
 
   async start(after: bigint | undefined): Promise<void> {
+    // The user's facts are known before the first event can arrive: every view can read them at once.
+    if (this.viewer?.userId !== undefined) {
+      this.releaseUser = await this.deps.facts.hold(this.grant.databaseId, this.viewer.userId);
+      if (this.closed) return this.stop();
+    }
     const { lastId, unsubscribe } = await this.deps.hub.subscribe(this.grant.databaseId, this);
     this.unsubscribe = unsubscribe;
     if (this.closed) return this.stop();
@@ -65,7 +74,7 @@ export class RealtimeConnection implements FeedSubscriber {
     if (after !== undefined) await this.replay(after, lastId);
     const held = this.held ?? [];
     this.held = undefined;
-    for (const e of held) this.deliver(e);
+    for (const [e, view] of held) this.deliver(e, view);
   }
 
   /** Sends the retained events in (after, upTo], or `reset` when some of them are gone. */
@@ -89,29 +98,32 @@ export class RealtimeConnection implements FeedSubscriber {
       const page = await readChanges(store, store.dialect, this.grant.databaseId, String(cursor), {
         limit: REPLAY_PAGE, upTo: String(upTo), collections: this.grant.collections,
       });
+      const view = await this.deps.views.viewOf(this.grant.databaseId, page, this.viewer !== undefined);
       for (const e of page) {
         await this.drained();
-        this.sendEvent(e);
+        this.sendEvent(e, view);
       }
       if (page.length < REPLAY_PAGE) break;
       cursor = BigInt(page[page.length - 1].id);
     }
   }
 
-  deliver(event: ChangeEvent): void {
+  deliver(event: ChangeEvent, view: EventView): void {
     if (this.held) {
-      this.held.push(event);
+      this.held.push([event, view]);
       if (this.held.length > MAX_HELD_EVENTS) this.closeSlow();
       return;
     }
     const id = BigInt(event.id);
     if (id <= this.lastSent) return;
-    if (this.collections.has(event.collection)) this.sendEvent(event);
+    if (this.collections.has(event.collection)) this.sendEvent(event, view);
     this.lastSent = id;
   }
 
-  private sendEvent(e: ChangeEvent): void {
-    this.sendText(eventMessage(e));
+  /** Sends what the view shows this socket of an event, if anything. */
+  private sendEvent(e: ChangeEvent, view: EventView): void {
+    const text = view.message(e, this.viewer);
+    if (text !== undefined) this.sendText(text);
   }
 
   /**
@@ -169,5 +181,7 @@ export class RealtimeConnection implements FeedSubscriber {
     this.held = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.releaseUser?.();
+    this.releaseUser = undefined;
   }
 }

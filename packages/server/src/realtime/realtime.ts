@@ -17,6 +17,10 @@ import { CLOSE_GRANT_ENDED, RealtimeConnection } from './connection.ts';
 import { OpenSockets } from './sockets.ts';
 import { createUpgradeHandler, type AcceptedUpgrade } from './upgrade.ts';
 import { realtimeTokenRoute } from './routes.ts';
+import { UserFacts } from './user-facts.ts';
+import { ViewSource } from './views.ts';
+import { Sessions } from '../auth/sessions.ts';
+import { DAY } from '../auth/tokens.ts';
 
 export interface RealtimeDeps {
   config: Config;
@@ -40,10 +44,15 @@ const GRANT_ENDED_REASON = 'the token expired, or its key or session ended: ask 
  * and the grant check that closes, with 4401, the sockets whose key was revoked, whose token
  * expired or whose operator or user session ended. The check asks the store (one query for every
  * token with sockets on this instance), so it holds on every instance, with or without Redis.
+ *
+ * Under rules (API.md §10): a token asked for with a public key (and the user's session, if any)
+ * shows its sockets only what the collections' `read` rules let its user see (views.ts).
  */
 export function createRealtime(deps: RealtimeDeps): Feature {
   const { config, store, clock, jobs, log } = deps;
-  const hub = new FeedHub(store, (e) => log.warn({ err: e }, 'realtime catch-up failed'));
+  const facts = new UserFacts(store);
+  const views = new ViewSource(store, facts);
+  const hub = new FeedHub(store, (e) => log.warn({ err: e }, 'realtime catch-up or rules read failed'), (databaseId, events, ruled) => views.viewOf(databaseId, events, ruled));
   deps.bus.subscribe((events) => hub.accept(events));
   deps.bus.onReconnect(() => void hub.pollAll());
   const sockets = new OpenSockets(config.limits.realtimeSocketsPerToken);
@@ -63,7 +72,7 @@ export function createRealtime(deps: RealtimeDeps): Feature {
       alive.set(ws, true);
       ws.on('pong', () => alive.set(ws, true));
       ws.on('error', () => undefined);
-      const connection = new RealtimeConnection(ws, grant, { store, hub, maxBufferBytes: config.realtimeMaxBufferBytes });
+      const connection = new RealtimeConnection(ws, grant, { store, hub, views, facts, maxBufferBytes: config.realtimeMaxBufferBytes });
       sockets.add(grant.tokenHash, connection);
       ws.once('close', () => sockets.remove(grant.tokenHash, connection));
       connection.start(after).catch((e) => {
@@ -108,7 +117,11 @@ export function createRealtime(deps: RealtimeDeps): Feature {
 
   return {
     routes(app) {
-      realtimeTokenRoute(app, { store, clock, publicUrl: config.publicUrl, maxCollections: config.limits.realtimeCollections });
+      realtimeTokenRoute(app, {
+        store, clock, publicUrl: config.publicUrl, maxCollections: config.limits.realtimeCollections,
+        // Only `resolve` is used: the lifetime is the auth feature's, for the sessions it creates.
+        sessions: new Sessions(store, clock, config.sessionTtlDays * DAY),
+      });
       server = app.server;
       server.on('upgrade', onUpgrade);
     },

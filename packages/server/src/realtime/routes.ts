@@ -5,6 +5,7 @@ import type { Clock } from '../infra/clock.ts';
 import { principalOf } from '../http/auth.ts';
 import { ErrorResponse } from '../http/error-schema.ts';
 import { hashSecret } from '../keys/key-format.ts';
+import type { Sessions } from '../auth/sessions.ts';
 import { checkCollections, createRealtimeToken, type TokenSource } from './tokens.ts';
 
 export interface TokenRouteDeps {
@@ -12,6 +13,8 @@ export interface TokenRouteDeps {
   clock: Clock;
   publicUrl: string;
   maxCollections: number;
+  /** End-user sessions: a public-key token asked for with X-Session-Token belongs to that user (§10). */
+  sessions: Sessions;
 }
 
 const TokenBody = Type.Object({ collections: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1000 }) });
@@ -27,6 +30,9 @@ export function realtimeTokenRoute(app: FastifyInstance, deps: TokenRouteDeps): 
     schema: {
       tags: ['realtime'],
       summary: 'A token for the realtime WebSocket (1 hour, up to 100 sockets at once; they close with 4401 when its key or session ends)',
+      description: 'With a public key and an X-Session-Token the token belongs to that user: its sockets receive only the events '
+        + "the collections' read rules let the user see, and close when the session ends. With a public key alone it belongs to nobody. "
+        + 'A secret key or an operator is not subject to rules (a session token is then ignored).',
       body: TokenBody, response: { 201: TokenResponse, 400: ErrorResponse, 401: ErrorResponse },
     },
   }, async (request, reply) => {
@@ -34,10 +40,21 @@ export function realtimeTokenRoute(app: FastifyInstance, deps: TokenRouteDeps): 
     const collections = checkCollections(request.body.collections, deps.maxCollections);
     // What the token is granted through, so its sockets end with it.
     const source: TokenSource = principal.keyId
-      ? { keyId: principal.keyId }
+      ? { keyId: principal.keyId, userSessionHash: await userSession(request.headers['x-session-token'], principal.kind, principal.databaseId) }
       : { operatorSessionHash: request.operatorToken === undefined ? undefined : hashSecret(request.operatorToken) };
     const { token, expiresAt } = await createRealtimeToken(deps.store, deps.clock, { databaseId: principal.databaseId, collections }, source);
     const url = `${deps.publicUrl.replace(/^http/, 'ws')}/v1/realtime?token=${token}`;
     return reply.code(201).send({ token, expiresAt, url });
   });
+
+  /**
+   * The stored hash of the user session a public-key token is asked for with (401 `invalid_session`
+   * when it is not live), or undefined: no session (an empty header counts as none), or a secret
+   * key, which rules do not apply to.
+   */
+  async function userSession(header: string | string[] | undefined, kind: 'secret' | 'public', databaseId: string): Promise<string | undefined> {
+    if (kind !== 'public' || header === undefined || header === '') return undefined;
+    const current = await deps.sessions.resolve(databaseId, Array.isArray(header) ? header[0] : header);
+    return current.tokenHash;
+  }
 }

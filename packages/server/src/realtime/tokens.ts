@@ -27,6 +27,13 @@ export interface RealtimeGrant {
   collections: string[];
   keyId?: string;
   operatorId?: string;
+  /**
+   * A token asked for with a public key is subject to the database's rules (API.md §10); one of a
+   * secret key or an operator is not.
+   */
+  subjectToRules: boolean;
+  /** The user a public-key token belongs to (through its live user session); undefined: nobody. */
+  userId?: string;
 }
 
 /** Validates the requested collections: 1..max valid names, de-duplicated. */
@@ -75,8 +82,10 @@ export async function resolveRealtimeToken(store: Store, clock: Clock, token: st
   if (!isTokenShaped(token)) return undefined;
   const now = new Date(clock.now()).toISOString();
   const tokenHash = hashSecret(token);
-  const row = await store.get<{ database_id: string; collections: string; key_id: string | null; operator_id: string | null }>(
-    `SELECT t.database_id, ${store.dialect.jsonText('t.collections')} AS collections, t.key_id, os.operator_id
+  const row = await store.get<{
+    database_id: string; collections: string; key_id: string | null; key_kind: string | null; operator_id: string | null; user_id: string | null;
+  }>(
+    `SELECT t.database_id, ${store.dialect.jsonText('t.collections')} AS collections, t.key_id, k.kind AS key_kind, os.operator_id, us.user_id
      FROM ${LIVE_GRANT} AND t.token_hash = ?`,
     [now, now, now, tokenHash],
   );
@@ -84,8 +93,16 @@ export async function resolveRealtimeToken(store: Store, clock: Clock, token: st
   return {
     tokenHash, databaseId: row.database_id, collections: JSON.parse(row.collections) as string[],
     keyId: row.key_id ?? undefined, operatorId: row.operator_id ?? undefined,
+    subjectToRules: row.key_kind === 'public', userId: row.user_id ?? undefined,
   };
 }
+
+/**
+ * A subquery of the strings in one bound JSON array: `x IN (${jsonListSelect(store)})` binds any
+ * number of values as one parameter, so the statement text stays the same and PostgreSQL plans it once.
+ */
+export const jsonListSelect = (store: Store): string =>
+  store.dialect.name === 'postgres' ? 'SELECT jsonb_array_elements_text(CAST(? AS jsonb))' : 'SELECT value FROM json_each(?)';
 
 /** Hashes per query of `liveTokenHashes`: one query for an instance's sockets unless it holds very many tokens. */
 const CHECK_BATCH = 1000;
@@ -96,7 +113,7 @@ const CHECK_BATCH = 1000;
  */
 export async function liveTokenHashes(store: Store, clock: Clock, hashes: string[]): Promise<Set<string>> {
   const live = new Set<string>();
-  const listed = store.dialect.name === 'postgres' ? 'SELECT jsonb_array_elements_text(CAST(? AS jsonb))' : 'SELECT value FROM json_each(?)';
+  const listed = jsonListSelect(store);
   for (let i = 0; i < hashes.length; i += CHECK_BATCH) {
     const now = new Date(clock.now()).toISOString();
     const rows = await store.all<{ token_hash: string }>(
