@@ -1,22 +1,19 @@
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, useServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
+import { apiClient, assertError, assertStatus } from '../helpers/api.ts';
 
 forEachStore('empty JSON bodies', (kind) => {
   const t = useServer(kind);
+  const pub = apiClient(() => t.server, () => t.db.publicKey);
+  const api = apiClient(() => t.server, () => t.db.secretKey);
 
   test('a bodyless POST that carries Content-Type: application/json is fine; a route that needs a body says so', async () => {
-    const up = await request(t.server, 'POST', '/auth/sign-up', { key: t.db.publicKey, body: { email: 'empty@example.com', password: 'long-enough-1' } });
-    assert.equal(up.status, 201, up.text);
-    const token = (up.json as { session: { token: string } }).session.token;
-    const refresh = await request(t.server, 'POST', '/auth/refresh', { key: t.db.publicKey, raw: '', headers: { 'x-session-token': token } });
-    assert.equal(refresh.status, 200, refresh.text);
-    const out = await request(t.server, 'POST', '/auth/sign-out', { key: t.db.publicKey, raw: '', headers: { 'x-session-token': token } });
-    assert.equal(out.status, 204, out.text);
-    const doc = await request(t.server, 'POST', '/posts/docs', { key: t.db.secretKey, raw: '' });
-    assert.equal(doc.status, 400);
-    assert.equal(errorCode(doc), 'invalid_json');
-    assert.equal((await request(t.server, 'POST', '/posts/docs', { key: t.db.secretKey, raw: '{"a":' })).status, 400, 'bad JSON is still invalid_json');
+    const up = await pub.post<{ session: { token: string } }>('/auth/sign-up', { email: 'empty@example.com', password: 'long-enough-1' }, 201);
+    const headers = { 'x-session-token': up.session.token };
+    assertStatus(await pub.request('POST', '/auth/refresh', { raw: '', headers }), 200, 'POST /auth/refresh with an empty JSON body');
+    assertStatus(await pub.request('POST', '/auth/sign-out', { raw: '', headers }), 204, 'POST /auth/sign-out with an empty JSON body');
+    assertError(await api.request('POST', '/posts/docs', { raw: '' }), 400, 'invalid_json');
+    assertError(await api.request('POST', '/posts/docs', { raw: '{"a":' }), 400, 'invalid_json', 'bad JSON is still invalid_json');
   });
 });

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { request, useServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
+import { apiClient } from '../helpers/api.ts';
 
 type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; description?: string };
 type Responses = Record<string, { description?: string; content?: Record<string, { schema: Schema }> }>;
@@ -11,7 +12,7 @@ forEachStore('error answers in /v1/openapi.json', (kind) => {
   const t = useServer(kind);
 
   test('every documented 4xx/5xx answer has the §0 error shape; every 204 of the management, document and webhook routes is "No content"', async () => {
-    const doc = (await request(t.server, 'GET', '/openapi.json')).json as OpenApi;
+    const doc = await apiClient(t.server).get<OpenApi>('/openapi.json');
     let errors = 0;
     let noContent = 0;
     for (const [path, methods] of Object.entries(doc.paths)) {
