@@ -1,10 +1,11 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { forEachStore } from '../helpers/stores.ts';
-import { request, startServer, type TestServer } from '../helpers/server.ts';
+import { request, useServer } from '../helpers/server.ts';
+import { assertError } from '../helpers/api.ts';
 import { installErrorHandling } from '../../src/errors.ts';
 import { dashboardRoutes } from '../../src/dashboard/routes.ts';
 
@@ -24,20 +25,18 @@ function assertSecurityHeaders(headers: { get(name: string): string | null } | H
 }
 
 forEachStore('dashboard at /', (kind) => {
-  let server: TestServer;
-  before(async () => { server = await startServer(kind); });
-  after(() => server.close());
+  const t = useServer(kind);
 
   test('GET / and deep links a browser navigates to → the app (index.html, not cached)', { skip: !existsSync(ASSETS) && 'the dashboard is not built' }, async () => {
     for (const path of ['/', '/databases/abc/documents/posts', '/setup']) {
-      const r = await request(server, 'GET', path, { root: true, headers: html });
+      const r = await request(t.server, 'GET', path, { root: true, headers: html });
       assert.equal(r.status, 200, path);
       assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
       assert.match(r.text, /<div id="app">/);
       assert.equal(r.headers.get('cache-control'), 'no-cache');
     }
     const js = readdirSync(ASSETS).find((f) => f.endsWith('.js'))!;
-    const asset = await request(server, 'GET', `/assets/${js}`, { root: true });
+    const asset = await request(t.server, 'GET', `/assets/${js}`, { root: true });
     assert.equal(asset.status, 200);
     assert.match(asset.headers.get('content-type') ?? '', /javascript/);
     assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
@@ -45,29 +44,27 @@ forEachStore('dashboard at /', (kind) => {
 
   test('the dashboard is sent with X-Frame-Options: DENY, nosniff and a CSP its build satisfies', { skip: !existsSync(ASSETS) && 'the dashboard is not built' }, async () => {
     for (const path of ['/', '/databases/abc/documents/posts']) {
-      const csp = assertSecurityHeaders((await request(server, 'GET', path, { root: true, headers: html })).headers, path);
+      const csp = assertSecurityHeaders((await request(t.server, 'GET', path, { root: true, headers: html })).headers, path);
       assert.match(csp, /(^|; )script-src 'self'(;|$)/);
       assert.match(csp, /(^|; )style-src 'self'(;|$)/);
-      assert.match(csp, new RegExp(`connect-src 'self' ${server.url} ws://${new URL(server.url).host}`), 'the realtime socket at PUBLIC_URL');
+      assert.match(csp, new RegExp(`connect-src 'self' ${t.server.url} ws://${new URL(t.server.url).host}`), 'the realtime socket at PUBLIC_URL');
     }
     const js = readdirSync(ASSETS).find((f) => f.endsWith('.js'))!;
-    assertSecurityHeaders((await request(server, 'GET', `/assets/${js}`, { root: true })).headers, 'an asset');
+    assertSecurityHeaders((await request(t.server, 'GET', `/assets/${js}`, { root: true })).headers, 'an asset');
     // What the CSP allows is what the build needs: no inline script or style in index.html.
     const index = readFileSync(INDEX, 'utf8');
     assert.ok(!/<script(?![^>]*\ssrc=)[^>]*>/i.test(index), 'no inline <script> in dist/index.html');
     assert.ok(!/<style|\sstyle=|\son[a-z]+=/i.test(index), 'no inline style or event handler in dist/index.html');
-    const api = await request(server, 'GET', '/health', { root: true, headers: html });
+    const api = await request(t.server, 'GET', '/health', { root: true, headers: html });
     assert.equal(api.headers.get('content-security-policy'), null, 'API answers are not the dashboard');
   });
 
   test('/v1, API clients, missing assets and escapes keep the JSON 404; /health and the API are untouched', async () => {
     for (const [path, headers] of [['/v1/nope', html], ['/v1', html], ['/no/such/page', {}], ['/assets/missing.js', html], ['/..%2f..%2fpackage.json', html], ['/%2e%2e/%2e%2e/package.json', html]] as const) {
-      const r = await request(server, 'GET', path, { root: true, headers });
-      assert.equal(r.status, 404, path);
-      assert.equal((r.json as { error: { code: string } }).error.code, 'not_found', path);
+      assertError(await request(t.server, 'GET', path, { root: true, headers }), 404, 'not_found', path);
     }
-    assert.deepEqual((await request(server, 'GET', '/health', { root: true, headers: html })).json, { status: 'ok' });
-    assert.equal((await request(server, 'GET', '/admin/setup', { headers: html })).status, 200);
+    assert.deepEqual((await request(t.server, 'GET', '/health', { root: true, headers: html })).json, { status: 'ok' });
+    assert.equal((await request(t.server, 'GET', '/admin/setup', { headers: html })).status, 200);
   });
 });
 

@@ -1,7 +1,8 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
 import { getSettings } from '../../src/databases/databases.ts';
 
 type Settings = { redirectUrls: string[]; siteUrl: string | null; oauth: Record<string, { clientId: string | null; clientSecretSet: boolean }> };
@@ -10,20 +11,16 @@ const GOOGLE_SECRET = 'google-client-secret-value-123';
 const GITHUB_SECRET = 'github-client-secret-value-456';
 
 forEachStore('database settings', (kind) => {
-  let server: TestServer;
-  let op: string;
-  let id: string;
-  before(async () => {
-    server = await startServer(kind);
-    op = await server.operatorToken();
-    id = (await server.createDatabase()).databaseId;
-  });
-  after(() => server.close());
+  const t = useServer(kind);
+  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const path = () => `/admin/databases/${t.db.databaseId}`;
+  const stored = () => getSettings(t.server.db.store, t.db.databaseId);
 
-  const patch = (settings: unknown) => request(server, 'PATCH', `/admin/databases/${id}`, { key: op, body: { settings } });
+  /** PATCHes the database's settings; the raw answer, for the tests of refusals. */
+  const patch = (settings: unknown) => op.request('PATCH', path(), { body: { settings } });
   const read = async () => {
-    const one = await request(server, 'GET', `/admin/databases/${id}`, { key: op });
-    const all = await request(server, 'GET', '/admin/databases', { key: op });
+    const one = await op.request('GET', path());
+    const all = await op.request('GET', '/admin/databases');
     for (const secret of [GOOGLE_SECRET, GITHUB_SECRET]) {
       assert.ok(!one.text.includes(secret) && !all.text.includes(secret), 'reads never return a client secret');
     }
@@ -50,8 +47,7 @@ forEachStore('database settings', (kind) => {
     };
     assert.deepEqual((r.json as { database: { settings: Settings } }).database.settings, expected);
     assert.deepEqual(await read(), expected);
-    const stored = await getSettings(server.db.store, id);
-    assert.equal(stored.oauth.google?.clientSecret, GOOGLE_SECRET, 'the secret is kept for server-side use');
+    assert.equal((await stored()).oauth.google?.clientSecret, GOOGLE_SECRET, 'the secret is kept for server-side use');
   });
 
   test('settings merge (JSON Merge Patch): other providers and fields are kept, null removes', async () => {
@@ -64,7 +60,7 @@ forEachStore('database settings', (kind) => {
     assert.equal((await patch({ oauth: { google: { clientId: 'g-id-2' } } })).status, 200);
     s = await read();
     assert.deepEqual(s.oauth.google, { clientId: 'g-id-2', clientSecretSet: true }, 'changing the id keeps the secret');
-    assert.equal((await getSettings(server.db.store, id)).oauth.google?.clientSecret, GOOGLE_SECRET);
+    assert.equal((await stored()).oauth.google?.clientSecret, GOOGLE_SECRET);
 
     assert.equal((await patch({ oauth: { github: { clientSecret: null } }, siteUrl: null, redirectUrls: ['https://only.example.com'] })).status, 200);
     s = await read();
@@ -72,13 +68,13 @@ forEachStore('database settings', (kind) => {
       redirectUrls: ['https://only.example.com'], siteUrl: null,
       oauth: { google: { clientId: 'g-id-2', clientSecretSet: true }, github: { clientId: 'gh-id', clientSecretSet: false } },
     });
-    const renamed = await request(server, 'PATCH', `/admin/databases/${id}`, { key: op, body: { name: 'renamed' } });
-    assert.deepEqual((renamed.json as { database: { settings: Settings } }).database.settings, s, 'a rename keeps the settings');
+    const renamed = await op.patch<{ database: { settings: Settings } }>(path(), { name: 'renamed' });
+    assert.deepEqual(renamed.database.settings, s, 'a rename keeps the settings');
   });
 
   test('bad settings → 400 and nothing changes', async () => {
     const before = await read();
-    const storedBefore = await getSettings(server.db.store, id);
+    const storedBefore = await stored();
     const bad: unknown[] = [
       { redirectUrls: 'https://x.example.com' }, { redirectUrls: ['ftp://x.example.com'] }, { redirectUrls: ['not a url'] }, { redirectUrls: [1] },
       { siteUrl: 'nope' }, { siteUrl: 'javascript:alert(1)' }, { siteUrl: 5 },
@@ -87,11 +83,9 @@ forEachStore('database settings', (kind) => {
       { siteUrl: 'https://fine.example.com', redirectUrls: ['bad'] },
     ];
     for (const settings of bad) {
-      const r = await patch(settings);
-      assert.equal(r.status, 400, JSON.stringify(settings));
-      assert.equal(errorCode(r), 'validation_failed', JSON.stringify(settings));
+      assertError(await patch(settings), 400, 'validation_failed', JSON.stringify(settings));
     }
     assert.deepEqual(await read(), before);
-    assert.deepEqual(await getSettings(server.db.store, id), storedBefore);
+    assert.deepEqual(await stored(), storedBefore);
   });
 });

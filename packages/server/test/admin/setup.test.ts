@@ -1,10 +1,9 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyInstance } from 'fastify';
-import { forEachStore } from '../helpers/stores.ts';
-import { openTestStore, type TestStore } from '../helpers/stores.ts';
+import { forEachStore, openTestStore, type StoreKind, type TestStore } from '../helpers/stores.ts';
 import { errorCode, freePort, request } from '../helpers/server.ts';
 import { startProcess } from '../helpers/process.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { localLimiter } from '../../src/infra/limiter/local.ts';
@@ -13,26 +12,35 @@ import { newSetupToken } from '../../src/admin/setup.ts';
 
 const ADMIN = { email: 'first@svc.test', password: 'first-operator-pw' };
 
-forEachStore('first-run setup', (kind) => {
-  let db: TestStore;
-  let app: FastifyInstance;
-  let server: { url: string; base: string };
-  const setupToken = newSetupToken();
-  const limiter = localLimiter();
+/** A server that is not set up yet, on a fresh store, expecting `setupToken`. */
+interface FreshServer { url: string; base: string; db: TestStore; close(): Promise<void> }
 
-  before(async () => {
-    db = await openTestStore(kind);
-    const port = await freePort();
-    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_IP: '1000000' });
-    app = await buildApp({ config, store: db.store, limiter, setupToken });
-    await app.listen({ port, host: '127.0.0.1' });
-    server = { url: `http://127.0.0.1:${port}`, base: `http://127.0.0.1:${port}/v1` };
-  });
-  after(async () => {
-    await app.close();
-    await limiter.close();
-    await db.drop();
-  });
+/**
+ * Starts the app with a setup token and no operator. Not `startServer()`: its StartOptions have no
+ * setup token (main.ts makes one), and `useServer()` makes an operator for its database.
+ */
+async function startFresh(kind: StoreKind, setupToken: string): Promise<FreshServer> {
+  const db = await openTestStore(kind);
+  const port = await freePort();
+  const limiter = localLimiter();
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_IP: '1000000' });
+  const app = await buildApp({ config, store: db.store, limiter, setupToken });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    url: `http://127.0.0.1:${port}`, base: `http://127.0.0.1:${port}/v1`, db,
+    async close() {
+      await app.close();
+      await limiter.close();
+      await db.drop();
+    },
+  };
+}
+
+forEachStore('first-run setup', (kind) => {
+  let server: FreshServer;
+  const setupToken = newSetupToken();
+  before(async () => { server = await startFresh(kind, setupToken); });
+  after(() => server.close());
 
   test('before any operator: GET /admin/setup → {needsSetup: true}, no token needed', async () => {
     const r = await request(server, 'GET', '/admin/setup');
@@ -73,45 +81,31 @@ forEachStore('first-run setup', (kind) => {
     assert.equal(errorCode(again), 'conflict');
     const wrong = await request(server, 'POST', '/admin/setup', { body: { setupToken: 'svc_setup_nope', email: 'third@svc.test', password: 'third-operator-pw' } });
     assert.equal(wrong.status, 401, 'a wrong token is still just wrong');
-    const rows = await db.store.all<{ email: string }>('SELECT email FROM operators');
+    const rows = await server.db.store.all<{ email: string }>('SELECT email FROM operators');
     assert.deepEqual(rows.map((o) => o.email), [ADMIN.email]);
   });
 
   test('concurrent setups with the right token: exactly one operator is made', async () => {
-    const other = await openTestStore(kind);
-    const port = await freePort();
     const token = newSetupToken();
-    const lim = localLimiter();
-    const app2 = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', PORT: String(port), RATE_LIMIT_PER_IP: '1000000' }), store: other.store, limiter: lim, setupToken: token });
-    await app2.listen({ port, host: '127.0.0.1' });
+    const s = await startFresh(kind, token);
     try {
-      const s = { url: `http://127.0.0.1:${port}`, base: `http://127.0.0.1:${port}/v1` };
       const answers = await Promise.all([0, 1, 2, 3].map((i) => request(s, 'POST', '/admin/setup', { body: { setupToken: token, email: `op${i}@svc.test`, password: 'racing-password' } })));
       assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409, 409, 409]);
-      assert.equal((await other.store.all('SELECT id FROM operators')).length, 1);
+      assert.equal((await s.db.store.all('SELECT id FROM operators')).length, 1);
     } finally {
-      await app2.close();
-      await lim.close();
-      await other.drop();
+      await s.close();
     }
   });
 
   test('an operator made another way (CLI, SVC_ADMIN_EMAIL) closes setup too', async () => {
-    const other = await openTestStore(kind);
-    const port = await freePort();
     const token = newSetupToken();
-    const lim = localLimiter();
-    const app2 = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', PORT: String(port) }), store: other.store, limiter: lim, setupToken: token });
-    await app2.listen({ port, host: '127.0.0.1' });
+    const s = await startFresh(kind, token);
     try {
-      const s = { url: `http://127.0.0.1:${port}`, base: `http://127.0.0.1:${port}/v1` };
-      await createOperator(other.store, 'cli@svc.test', 'cli-operator-pw');
+      await createOperator(s.db.store, 'cli@svc.test', 'cli-operator-pw');
       assert.deepEqual((await request(s, 'GET', '/admin/setup')).json, { needsSetup: false });
       assert.equal((await request(s, 'POST', '/admin/setup', { body: { setupToken: token, ...ADMIN } })).status, 409);
     } finally {
-      await app2.close();
-      await lim.close();
-      await other.drop();
+      await s.close();
     }
   });
 
@@ -119,12 +113,11 @@ forEachStore('first-run setup', (kind) => {
     const fresh = await openTestStore(kind);
     const proc = await startProcess({ DATABASE_URL: fresh.url, SVC_ADMIN_EMAIL: '', SVC_ADMIN_PASSWORD: '', LOG_LEVEL: 'info' });
     try {
-      let printed: string | undefined;
-      for (let i = 0; i < 50 && !printed; i++) {
-        printed = /svc_setup_[A-Za-z0-9]{32}/.exec(proc.output())?.[0];
-        if (!printed) await new Promise((r) => setTimeout(r, 100));
-      }
-      assert.ok(printed, `no setup token in the log:\n${proc.output()}`);
+      const printed = await eventually(() => {
+        const found = /svc_setup_[A-Za-z0-9]{32}/.exec(proc.output())?.[0];
+        assert.ok(found, `no setup token in the log:\n${proc.output()}`);
+        return found;
+      }, { timeoutMs: 5000, intervalMs: 100, what: 'the setup token in the log' });
       const r = await request(proc, 'POST', '/admin/setup', { body: { setupToken: printed, ...ADMIN } });
       assert.equal(r.status, 201, r.text);
       assert.equal((await request(proc, 'POST', '/admin/setup', { body: { setupToken: printed, ...ADMIN } })).status, 409);

@@ -1,34 +1,28 @@
-import { before, after, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+import { errorCode, request, useServer, type TestDatabase } from '../helpers/server.ts';
+import { apiClient } from '../helpers/api.ts';
 import { auth, newUser } from '../helpers/auth-client.ts';
 
 type User = { id: string; email: string; name: string | null; emailVerified: boolean; createdAt: string };
 type Page = { users: User[]; total: number; limit: number; offset: number };
 
 forEachStore('end-user management', (kind) => {
-  let server: TestServer;
-  let op: string;
-  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
-  let other: Awaited<ReturnType<TestServer['createDatabase']>>;
+  const t = useServer(kind);
+  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  /** The database's users routes. */
+  const users = (path = '') => `/admin/databases/${t.db.databaseId}/users${path}`;
+  let other: TestDatabase;
   const emails = ['ann@example.com', 'bob@example.com', 'carol@sample.org', 'dan_1@example.com', 'eve%x@sample.org'];
 
   before(async () => {
-    server = await startServer(kind);
-    op = await server.operatorToken();
-    db = await server.createDatabase('users-db');
-    other = await server.createDatabase('other-db');
-    for (const e of emails) await newUser(server, db.publicKey, e);
-    await newUser(server, other.secretKey, 'ann@example.com');
+    other = await t.server.createDatabase('other-db');
+    for (const e of emails) await newUser(t.server, t.db.publicKey, e);
+    await newUser(t.server, other.secretKey, 'ann@example.com');
   });
-  after(() => server.close());
 
-  const list = async (query: Record<string, string | number> = {}, id = db.databaseId) => {
-    const r = await request(server, 'GET', `/admin/databases/${id}/users`, { key: op, query });
-    assert.equal(r.status, 200, r.text);
-    return r.json as Page;
-  };
+  const list = (query: Record<string, string | number> = {}, id = t.db.databaseId) => op.get<Page>(`/admin/databases/${id}/users`, 200, { query });
 
   test('list: newest first, paged, only this database, never a password hash', async () => {
     const all = await list();
@@ -38,7 +32,7 @@ forEachStore('end-user management', (kind) => {
     assert.deepEqual(page.users.map((u) => u.email), [emails[2], emails[1]]);
     assert.deepEqual([page.total, page.limit, page.offset], [5, 2, 2]);
     assert.equal((await list({}, other.databaseId)).total, 1);
-    const raw = await request(server, 'GET', `/admin/databases/${db.databaseId}/users`, { key: op });
+    const raw = await op.request('GET', users());
     assert.ok(!/password|argon2|hash/i.test(raw.text));
   });
 
@@ -53,60 +47,55 @@ forEachStore('end-user management', (kind) => {
 
   test('bad paging → 400; unknown database → 404; API keys → 403; no token → 401', async () => {
     for (const query of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { limit: 'x' }, { other: 1 }] as Array<Record<string, string | number>>) {
-      const r = await request(server, 'GET', `/admin/databases/${db.databaseId}/users`, { key: op, query });
-      assert.equal(r.status, 400, JSON.stringify(query));
+      assert.equal((await op.request('GET', users(), { query })).status, 400, JSON.stringify(query));
     }
-    assert.equal(errorCode(await request(server, 'GET', '/admin/databases/nope/users', { key: op })), 'not_found');
+    assert.equal(errorCode(await op.request('GET', '/admin/databases/nope/users')), 'not_found');
     const anyUser = (await list()).users[0];
     const paths: Array<[string, string]> = [
-      ['GET', `/admin/databases/${db.databaseId}/users`], ['GET', `/admin/databases/${db.databaseId}/users/${anyUser.id}`],
-      ['DELETE', `/admin/databases/${db.databaseId}/users/${anyUser.id}`], ['POST', `/admin/databases/${db.databaseId}/users/${anyUser.id}/sign-out`],
+      ['GET', users()], ['GET', users(`/${anyUser.id}`)], ['DELETE', users(`/${anyUser.id}`)], ['POST', users(`/${anyUser.id}/sign-out`)],
     ];
     for (const [method, path] of paths) {
-      assert.equal((await request(server, method, path, { key: db.secretKey })).status, 403, `${method} ${path} with a key`);
-      assert.equal((await request(server, method, path)).status, 401, `${method} ${path} without a token`);
+      assert.equal((await request(t.server, method, path, { key: t.db.secretKey })).status, 403, `${method} ${path} with a key`);
+      assert.equal((await request(t.server, method, path)).status, 401, `${method} ${path} without a token`);
     }
     assert.equal((await list()).total, 5, 'nothing was deleted');
   });
 
   test('get: the user, its live sessions and providers; a user of another database → 404', async () => {
-    const signedIn = await newUser(server, db.secretKey, 'frank@example.com');
-    await auth.signIn(server, db.secretKey, 'frank@example.com', 'correct horse battery');
-    const r = await request(server, 'GET', `/admin/databases/${db.databaseId}/users/${signedIn.user.id}`, { key: op });
-    assert.equal(r.status, 200);
-    assert.deepEqual(r.json, { user: signedIn.user, activeSessions: 2, providers: [] });
+    const signedIn = await newUser(t.server, t.db.secretKey, 'frank@example.com');
+    await auth.signIn(t.server, t.db.secretKey, 'frank@example.com', 'correct horse battery');
+    assert.deepEqual(await op.get(users(`/${signedIn.user.id}`)), { user: signedIn.user, activeSessions: 2, providers: [] });
     const theirs = (await list({}, other.databaseId)).users[0];
-    assert.equal((await request(server, 'GET', `/admin/databases/${db.databaseId}/users/${theirs.id}`, { key: op })).status, 404);
-    assert.equal((await request(server, 'GET', `/admin/databases/${db.databaseId}/users/missing`, { key: op })).status, 404);
+    await op.get(users(`/${theirs.id}`), 404);
+    await op.get(users('/missing'), 404);
   });
 
   test('sign out everywhere: every session of that user ends, other users keep theirs', async () => {
-    const a = await newUser(server, db.secretKey, 'gina@example.com');
-    const b = await auth.signIn(server, db.secretKey, 'gina@example.com', 'correct horse battery');
-    const bystander = await newUser(server, db.secretKey, 'hank@example.com');
+    const { secretKey } = t.db;
+    const a = await newUser(t.server, secretKey, 'gina@example.com');
+    const b = await auth.signIn(t.server, secretKey, 'gina@example.com', 'correct horse battery');
+    const bystander = await newUser(t.server, secretKey, 'hank@example.com');
     const tokens = [a.session.token, (b.json as { session: { token: string } }).session.token];
-    for (const t of tokens) assert.equal((await auth.me(server, db.secretKey, t)).status, 200);
+    for (const token of tokens) assert.equal((await auth.me(t.server, secretKey, token)).status, 200);
 
-    const r = await request(server, 'POST', `/admin/databases/${db.databaseId}/users/${a.user.id}/sign-out`, { key: op });
-    assert.equal(r.status, 200);
-    assert.deepEqual(r.json, { endedSessions: 2 });
-    for (const t of tokens) assert.equal(errorCode(await auth.me(server, db.secretKey, t)), 'invalid_session');
-    assert.equal((await auth.me(server, db.secretKey, bystander.session.token)).status, 200);
-    assert.deepEqual((await request(server, 'POST', `/admin/databases/${db.databaseId}/users/${a.user.id}/sign-out`, { key: op })).json, { endedSessions: 0 });
-    assert.equal((await auth.signIn(server, db.secretKey, 'gina@example.com', 'correct horse battery')).status, 200, 'the account itself stays');
+    assert.deepEqual(await op.post(users(`/${a.user.id}/sign-out`), undefined, 200), { endedSessions: 2 });
+    for (const token of tokens) assert.equal(errorCode(await auth.me(t.server, secretKey, token)), 'invalid_session');
+    assert.equal((await auth.me(t.server, secretKey, bystander.session.token)).status, 200);
+    assert.deepEqual(await op.post(users(`/${a.user.id}/sign-out`), undefined, 200), { endedSessions: 0 });
+    assert.equal((await auth.signIn(t.server, secretKey, 'gina@example.com', 'correct horse battery')).status, 200, 'the account itself stays');
   });
 
   test('delete: the user, its sessions; the e-mail can sign up again as a new account; the other database is untouched', async () => {
-    const u = await newUser(server, db.secretKey, 'ivy@example.com');
-    const r = await request(server, 'DELETE', `/admin/databases/${db.databaseId}/users/${u.user.id}`, { key: op });
-    assert.equal(r.status, 204);
-    assert.equal(errorCode(await auth.me(server, db.secretKey, u.session.token)), 'invalid_session');
-    assert.equal((await auth.signIn(server, db.secretKey, 'ivy@example.com', 'correct horse battery')).status, 401);
-    assert.equal((await request(server, 'DELETE', `/admin/databases/${db.databaseId}/users/${u.user.id}`, { key: op })).status, 404);
-    const again = await newUser(server, db.secretKey, 'ivy@example.com');
+    const { secretKey } = t.db;
+    const u = await newUser(t.server, secretKey, 'ivy@example.com');
+    await op.delete(users(`/${u.user.id}`), 204);
+    assert.equal(errorCode(await auth.me(t.server, secretKey, u.session.token)), 'invalid_session');
+    assert.equal((await auth.signIn(t.server, secretKey, 'ivy@example.com', 'correct horse battery')).status, 401);
+    await op.delete(users(`/${u.user.id}`), 404);
+    const again = await newUser(t.server, secretKey, 'ivy@example.com');
     assert.notEqual(again.user.id, u.user.id);
     assert.equal((await list({ search: 'ann@' }, other.databaseId)).total, 1);
-    const sessions = await server.db.store.all('SELECT token_hash FROM user_sessions WHERE user_id = ?', [u.user.id]);
+    const sessions = await t.server.db.store.all('SELECT token_hash FROM user_sessions WHERE user_id = ?', [u.user.id]);
     assert.equal(sessions.length, 0);
   });
 });
