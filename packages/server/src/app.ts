@@ -20,6 +20,7 @@ import { FirstRunSetup } from './admin/setup.ts';
 import { userAdminRoutes } from './admin/users-routes.ts';
 import { documentRoutes } from './documents/routes.ts';
 import { DocumentsService } from './documents/service.ts';
+import { DocumentRules } from './documents/rule-access.ts';
 import { AutoIndexer } from './documents/indexes.ts';
 import type { ChangeListener } from './changes/events.ts';
 import { LastUsedTracker } from './keys/last-used.ts';
@@ -119,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { routes: (app) => adminRoutes(app, { store, publicUrl: config.publicUrl, limiter }) },
     { routes: (app) => setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) }) },
     { routes: (app) => userAdminRoutes(app, { store }) },
-    { routes: (app) => documentRoutes(app, { documents, maxPageSize: config.limits.pageSize }) },
+    { routes: (app) => documentRoutes(app, { documents, rules: new DocumentRules({ store, clock }), maxPageSize: config.limits.pageSize }) },
     webhooks,
     createAuth({ store, config, limiter, clock, jobs, log: app.log }),
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log }),

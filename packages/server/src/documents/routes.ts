@@ -1,7 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
+import type { Operation } from '../rules/rules.ts';
 import type { DocumentsService } from './service.ts';
+import type { DocumentRules, Scopes } from './rule-access.ts';
 import { checkCollection } from './names.ts';
 import {
   BulkBody, BulkResponse, CollectionParams, CollectionsResponse, DocumentBody, DocumentParams, DocumentSchema, ListResponse, listQuerySchema,
@@ -24,53 +26,91 @@ const collectionName = (request: FastifyRequest, _reply: FastifyReply, done: (e?
   }
 };
 
-/** §1 documents. Handlers only parse, call the service and answer. */
-export function documentRoutes(app: FastifyInstance, deps: { documents: DocumentsService; maxPageSize: number }): void {
+/** The first `X-Session-Token` of a request; an empty one counts as none. */
+const sessionToken = (request: FastifyRequest): string | undefined => {
+  const h = request.headers['x-session-token'];
+  return (Array.isArray(h) ? h[0] : h) || undefined;
+};
+
+/**
+ * §1 documents, and §10 rules for public keys. Handlers only parse, call the service and answer.
+ *
+ * Every route takes either key. A public-key request learns what the rules let it do in a
+ * preParsing hook, before its body is read, so that a write the rules refuse whole answers 403
+ * `read_only_key` (or 401 `invalid_session`) whatever its body, as before rules existed. A secret
+ * key or an operator skips the hook without a query: rules never bind them.
+ */
+export function documentRoutes(app: FastifyInstance, deps: { documents: DocumentsService; rules: DocumentRules; maxPageSize: number }): void {
   const { documents } = deps;
   const tags = ['documents'];
-  const read = { access: 'key' as const };
-  const write = { access: 'secret' as const };
+  const access = { access: 'key' as const };
   const errors = errorResponses(400, 401, 403, 404);
+  const granted = new WeakMap<FastifyRequest, Scopes>();
+  /** What rules let this request do (undefined: a secret key or an operator, whom rules don't bind). */
+  const scopes = (request: FastifyRequest) => granted.get(request);
+  const ruled = (operation: Operation): preParsingAsyncHookHandler => async (request, _reply, payload) => {
+    const principal = principalOf(request);
+    if (principal.kind === 'public') {
+      const { collection } = (request as WithCollection).params;
+      granted.set(request, await deps.rules.scopes(principal.databaseId, collection, operation, sessionToken(request)));
+    }
+    return payload;
+  };
 
   app.post<{ Params: Static<typeof CollectionParams> }>('/v1/:collection/docs', {
-    config: write, preValidation: collectionName,
+    config: access, preParsing: ruled('create'), preValidation: collectionName,
     schema: { tags, summary: 'Insert a document', params: CollectionParams, body: DocumentBody, response: { 201: DocumentSchema, ...errors, ...errorResponses(409, 413) } },
   }, async (request, reply) => {
-    return json(reply, 201, await documents.create(principalOf(request).databaseId, request.params.collection, request.body));
+    return json(reply, 201, await documents.create(principalOf(request).databaseId, request.params.collection, request.body, scopes(request)?.operation));
   });
 
   app.get<{ Params: Static<typeof CollectionParams>; Querystring: ListQueryString }>('/v1/:collection/docs', {
-    config: read, preValidation: collectionName,
+    config: access, preParsing: ruled('read'), preValidation: collectionName,
     schema: { tags, summary: 'List documents', params: CollectionParams, querystring: listQuerySchema(deps.maxPageSize), response: { 200: ListResponse, ...errors } },
-  }, async (request, reply) => json(reply, 200, await documents.list(principalOf(request).databaseId, request.params.collection, request.query)));
+  }, async (request, reply) => json(reply, 200, await documents.list(principalOf(request).databaseId, request.params.collection, request.query, scopes(request)?.operation)));
 
   app.get<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
-    config: read, preValidation: collectionName,
+    config: access, preParsing: ruled('read'), preValidation: collectionName,
     schema: { tags, summary: 'Get a document', params: DocumentParams, response: { 200: DocumentSchema, ...errors } },
-  }, async (request, reply) => json(reply, 200, await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id)));
+  }, async (request, reply) => json(reply, 200, await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request)?.operation)));
 
   app.patch<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
-    config: write, preValidation: collectionName,
-    schema: { tags, summary: 'Update a document (JSON Merge Patch)', params: DocumentParams, body: DocumentBody, response: { 200: DocumentSchema, ...errors, ...errorResponses(413) } },
-  }, async (request, reply) => json(reply, 200, await documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body)));
+    config: access, preParsing: ruled('update'), preValidation: collectionName,
+    schema: {
+      tags, summary: 'Update a document (JSON Merge Patch)', params: DocumentParams, body: DocumentBody,
+      description: "204 with no body: the update was applied, but the collection's read rule hides the result from this public-key caller.",
+      response: { 200: DocumentSchema, 204: NoContent, ...errors, ...errorResponses(413) },
+    },
+  }, async (request, reply) => {
+    const updated = await documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body, scopes(request));
+    return updated === undefined ? reply.code(204).send() : json(reply, 200, updated);
+  });
 
   app.delete<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
-    config: write, preValidation: collectionName,
+    config: access, preParsing: ruled('delete'), preValidation: collectionName,
     schema: { tags, summary: 'Delete a document', params: DocumentParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
-    await documents.delete(principalOf(request).databaseId, request.params.collection, request.params.id);
+    await documents.delete(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request));
     return reply.code(204).send();
   });
 
   app.post<{ Params: Static<typeof CollectionParams>; Body: Static<typeof BulkBody> }>('/v1/:collection/bulk', {
-    config: write, preValidation: collectionName,
+    config: access, preParsing: ruled('create'), preValidation: collectionName,
     schema: { tags, summary: 'Insert several documents, all or nothing', params: CollectionParams, body: BulkBody, response: { 201: BulkResponse, ...errors, ...errorResponses(409, 413) } },
   }, async (request, reply) => {
-    return json(reply, 201, await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents));
+    return json(reply, 201, await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents, scopes(request)?.operation));
   });
 
   app.get('/v1/collections', {
-    config: read,
-    schema: { tags, summary: 'Collections with their document counts', response: { 200: CollectionsResponse, ...errors } },
-  }, async (request) => ({ collections: await documents.collections(principalOf(request).databaseId) }));
+    config: access,
+    schema: {
+      tags, summary: 'Collections with their document counts',
+      description: 'With a public key, only the collections whose read rule is true.',
+      response: { 200: CollectionsResponse, ...errors },
+    },
+  }, async (request) => {
+    const { databaseId, kind } = principalOf(request);
+    const shown = kind === 'public' ? await deps.rules.readableCollections(databaseId) : undefined;
+    return { collections: await documents.collections(databaseId, shown) };
+  });
 }

@@ -11,6 +11,7 @@ import { checkFields } from './fields.ts';
 import { compileFilter, orderBy, parseField } from './query.ts';
 import { CountCache } from './count-cache.ts';
 import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
+import type { Scope, Scopes } from './rule-access.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
 export type Document = JsonObject & { id: string; createdAt: string; updatedAt: string };
@@ -75,6 +76,22 @@ function userFields(body: JsonObject): JsonObject {
   for (const [k, v] of Object.entries(body)) if (!SYSTEM_FIELDS.includes(k)) out[k] = v;
   return out;
 }
+
+/**
+ * A new document under a public key's create rule (API.md §10): 403 `forbidden` when the rule
+ * does not match it, as the list would see it (system fields included), or when it carries its
+ * own id and the rule names no `id` (a 409 would tell whether a hidden document has that id).
+ */
+function checkCreate(scope: Scope, doc: Document, ownId: boolean, collection: string, index?: number): void {
+  const which = index === undefined ? 'The document' : `Document ${index} of the bulk`;
+  if (ownId && !scope.namesId) {
+    throw new ApiError('forbidden', `${which} carries its own id, which the create rule of collection '${collection}' does not allow: let the service choose it`);
+  }
+  if (!scope.matches(doc)) throw new ApiError('forbidden', `${which} is not allowed by the create rule of collection '${collection}'`);
+}
+
+/** The stored document is one the operation's rule and the read rule both match (else: 404, as if it did not exist). */
+const visible = (scopes: Scopes, doc: Document) => scopes.operation.matches(doc) && (scopes.read?.matches(doc) ?? true);
 
 /** A bulk naming one id twice: 409 naming it (the insert itself would only see one of the two). */
 function refuseRepeatedIds(items: Array<{ id: string }>, collection: string): void {
@@ -147,18 +164,20 @@ export class DocumentsService {
     }
   }
 
-  async create(databaseId: string, collection: string, body: unknown): Promise<DocumentJson> {
+  /** Inserts one document; `scope`: a public key's create rule, checked before anything is written. */
+  async create(databaseId: string, collection: string, body: unknown, scope?: Scope): Promise<DocumentJson> {
     const item = this.prepareNew(body);
     const now = nowIso();
     const doc = toDocument(item.id, item.data, now, now);
+    if (scope) checkCreate(scope, doc, (body as JsonObject).id !== undefined, collection);
     return this.write(databaseId, async (tx) => {
       await this.insert(tx, databaseId, collection, [item], now);
       return { result: documentJson(item.id, item.text, now, now), changes: [{ collection, type: 'document.created', document: doc, previous: null, timestamp: now }] };
     });
   }
 
-  /** Inserts documents all or nothing; answers `{"documents":[…]}` as JSON text. */
-  async bulkCreate(databaseId: string, collection: string, bodies: unknown[]): Promise<string> {
+  /** Inserts documents all or nothing; answers `{"documents":[…]}` as JSON text. `scope`: as for create, every document. */
+  async bulkCreate(databaseId: string, collection: string, bodies: unknown[], scope?: Scope): Promise<string> {
     if (bodies.length > this.deps.limits.bulkDocuments) {
       throw new ApiError('payload_too_large', `A bulk request takes at most ${this.deps.limits.bulkDocuments} documents`);
     }
@@ -166,6 +185,7 @@ export class DocumentsService {
     refuseRepeatedIds(items, collection);
     const now = nowIso();
     const docs = items.map((d) => toDocument(d.id, d.data, now, now));
+    if (scope) docs.forEach((doc, i) => checkCreate(scope, doc, (bodies[i] as JsonObject).id !== undefined, collection, i));
     const result = `{"documents":${documentArrayJson(items.map((d) => documentJson(d.id, d.text, now, now)))}}`;
     if (docs.length === 0) return result;
     return this.write(databaseId, async (tx) => {
@@ -174,18 +194,24 @@ export class DocumentsService {
     });
   }
 
-  async get(databaseId: string, collection: string, id: string): Promise<DocumentJson> {
+  /** One document; `read`: a public key's read rule (a document it does not match is 404). */
+  async get(databaseId: string, collection: string, id: string, read?: Scope): Promise<DocumentJson> {
     if (!isDocumentId(id)) throw missing(collection, id);
     const row = await this.store.get<DocumentRow>(
       `SELECT id, ${this.store.dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?`,
       [databaseId, collection, id],
     );
-    if (!row) throw missing(collection, id);
+    if (!row || (read?.filter && !read.matches(fromRow(row)))) throw missing(collection, id);
     return jsonOfRow(row);
   }
 
-  /** JSON Merge Patch of one document (§1). */
-  async patch(databaseId: string, collection: string, id: string, patch: unknown): Promise<DocumentJson> {
+  /**
+   * JSON Merge Patch of one document (§1). Under a public key's rules (§10), checked on the
+   * locked current version: a document the update or read rule does not match is 404; a result
+   * the update rule does not match is 403 `forbidden`; a result the read rule hides is written
+   * and answered as undefined (204, no body).
+   */
+  async patch(databaseId: string, collection: string, id: string, patch: unknown, scopes?: Scopes): Promise<DocumentJson | undefined> {
     if (!isObject(patch)) throw new ApiError('validation_failed', 'A merge patch is a JSON object', [{ path: '/', message: 'must be an object' }]);
     checkFields(patch);
     if (patch.id !== undefined && patch.id !== id) {
@@ -201,37 +227,56 @@ export class DocumentsService {
       );
       if (!row) throw missing(collection, id);
       const before = fromRow(row);
+      if (scopes && !visible(scopes, before)) throw missing(collection, id);
       const data = mergePatch(JSON.parse(row.data), changes) as JsonObject;
       const text = this.serialize(data);
       const now = nowIso();
-      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ? WHERE database_id = ? AND collection = ? AND id = ?`, [text, now, databaseId, collection, id]);
       const doc = toDocument(id, data, row.created_at, now);
-      return { result: documentJson(id, text, row.created_at, now), changes: [{ collection, type: 'document.updated', document: doc, previous: before, timestamp: now }] };
+      if (scopes && !scopes.operation.matches(doc)) {
+        throw new ApiError('forbidden', `The update rule of collection '${collection}' does not allow the document this update would make`);
+      }
+      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ? WHERE database_id = ? AND collection = ? AND id = ?`, [text, now, databaseId, collection, id]);
+      const hidden = scopes?.read !== undefined && !scopes.read.matches(doc);
+      const result = hidden ? undefined : documentJson(id, text, row.created_at, now);
+      return { result, changes: [{ collection, type: 'document.updated', document: doc, previous: before, timestamp: now }] };
     });
   }
 
-  async delete(databaseId: string, collection: string, id: string): Promise<void> {
+  /** Deletes one document; under a public key's rules (§10), one the delete or read rule does not match is 404. */
+  async delete(databaseId: string, collection: string, id: string, scopes?: Scopes): Promise<void> {
     if (!isDocumentId(id)) throw missing(collection, id);
-    const { jsonText } = this.store.dialect;
+    const { jsonText, lockRows } = this.store.dialect;
+    const key = [databaseId, collection, id];
     await this.write(databaseId, async (tx) => {
-      const row = await tx.get<DocumentRow>(
-        `DELETE FROM documents WHERE database_id = ? AND collection = ? AND id = ? RETURNING id, ${jsonText('data')} AS data, created_at, updated_at`,
-        [databaseId, collection, id],
-      );
+      // Under rules the current version is read (and locked) first, and judged before it goes.
+      const row = scopes
+        ? await tx.get<DocumentRow>(`SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?${lockRows}`, key)
+        : await tx.get<DocumentRow>(`DELETE FROM documents WHERE database_id = ? AND collection = ? AND id = ? RETURNING id, ${jsonText('data')} AS data, created_at, updated_at`, key);
       if (!row) throw missing(collection, id);
       const doc = fromRow(row);
+      if (scopes) {
+        if (!visible(scopes, doc)) throw missing(collection, id);
+        await tx.run('DELETE FROM documents WHERE database_id = ? AND collection = ? AND id = ?', key);
+      }
       return { result: undefined, changes: [{ collection, type: 'document.deleted', document: doc, previous: null, timestamp: nowIso() }] };
     });
   }
 
-  /** A page of a collection with the total of the (filtered) set, as JSON text. */
-  async list(databaseId: string, collection: string, q: ListQuery): Promise<string> {
+  /**
+   * A page of a collection with the total of the (filtered) set, as JSON text. `read`: a public
+   * key's read rule (§10), whose filter is ANDed in SQL before the caller's, as a barrier: the page,
+   * the total and the sort only ever see the documents it lets through.
+   */
+  async list(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<string> {
     const { dialect } = this.store;
     const sortField = parseField(q.sortBy, (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
-    const filter = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
+    const rule = read?.filter === undefined ? undefined : compileFilter(dialect.json, JSON.stringify(read.filter));
+    const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
+    const filters = [rule, own].filter((f) => f !== undefined);
+    const filter = filters.length ? { sql: filters.map((f) => `(${f.sql})`).join(' AND '), params: filters.flatMap((f) => f.params), paths: filters.flatMap((f) => f.paths) } : undefined;
     const paths = [...(filter?.paths ?? []), ...('path' in sortField ? [sortField.path] : [])];
     if (paths.length) void this.deps.indexer.ensure(databaseId, collection, paths);
-    const where = `database_id = ? AND collection = ?${filter ? ` AND (${filter.sql})` : ''}`;
+    const where = `database_id = ? AND collection = ?${filter ? ` AND ${filter.sql}` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
     // The total rides along with the page as a column (one query instead of two): the collection's
     // counter when unfiltered, else the database's version, which keys the CountCache.
@@ -259,12 +304,13 @@ export class DocumentsService {
     return total;
   }
 
-  /** Every collection of a database that holds documents, with its count. */
-  async collections(databaseId: string): Promise<Array<{ name: string; count: number }>> {
+  /** Every collection of a database that holds documents, with its count; `shown`: only those it accepts (a public key's, §10). */
+  async collections(databaseId: string, shown?: (collection: string) => boolean): Promise<Array<{ name: string; count: number }>> {
     const rows = await this.store.all<{ name: string; count: number | string }>(
       'SELECT name, count FROM collections WHERE database_id = ? AND count > 0 ORDER BY name',
       [databaseId],
     );
-    return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
+    const all = rows.map((r) => ({ name: r.name, count: Number(r.count) }));
+    return shown ? all.filter((c) => shown(c.name)) : all;
   }
 }

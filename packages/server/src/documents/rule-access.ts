@@ -1,0 +1,93 @@
+import { ApiError } from '../errors.ts';
+import type { Clock } from '../infra/clock.ts';
+import { isObject, type JsonObject } from '../json/merge-patch.ts';
+import { compileMatcher, loadRules, resolveRule, ruleFor, type Matcher, type Operation, type Rule, type RuleAccess, type RuleUser } from '../rules/rules.ts';
+import type { Store } from '../store/store.ts';
+import { sessionUser } from './rule-user.ts';
+
+/**
+ * What a public-key request may do with documents (API.md §10), decided once per request from
+ * the database's rules as stored now (read on every request, never cached: a change applies at
+ * once, on every instance). Secret keys and operators never come here.
+ */
+
+/** The documents one operation of a public-key request may touch. */
+export interface Scope {
+  /** The rule's filter, `$auth` operands replaced, for the list SQL; undefined: every document. */
+  filter?: JsonObject;
+  /** The same predicate in memory, over a document as the API shows it (system fields included). */
+  matches: Matcher;
+  /** The filter has a clause on the field `id`: only then may a create carry its own id. */
+  namesId: boolean;
+}
+
+/** The scopes of one request: its operation's, and for update and delete the `read` rule's too. */
+export interface Scopes {
+  operation: Scope;
+  /** Update and delete: what the read rule lets the caller see (a document it hides is 404). */
+  read?: Scope;
+}
+
+const EVERY: Scope = { matches: () => true, namesId: false };
+/** `$in: []` compiles to `(1 = 0)` in the list SQL, and the matcher agrees. */
+const NOTHING: Scope = { filter: { id: { $in: [] } }, matches: () => false, namesId: false };
+
+/** Whether a filter has a clause on `field`, at its top or inside `$and` / `$or`. */
+function namesField(filter: JsonObject, field: string): boolean {
+  return Object.entries(filter).some(([key, value]) =>
+    key === field || ((key === '$and' || key === '$or') && Array.isArray(value) && value.some((f) => isObject(f) && namesField(f, field))));
+}
+
+/** The scope of a resolved rule (never `session`: the caller resolved the user first). */
+function scopeOf(access: RuleAccess): Scope {
+  if (access.kind === 'all') return EVERY;
+  if (access.kind !== 'filter') return NOTHING;
+  try {
+    return { filter: access.filter, matches: compileMatcher(access.filter), namesId: namesField(access.filter, 'id') };
+  } catch {
+    // Stored rules were validated when written: a filter that no longer compiles lets nothing through rather than everything.
+    return NOTHING;
+  }
+}
+
+const refused = (collection: string, operation: Operation): ApiError => operation === 'read'
+  ? new ApiError('forbidden', `The rules of collection '${collection}' do not let a public key read it`)
+  : new ApiError('read_only_key', `The rules of collection '${collection}' do not let a public key ${operation} documents; use a secret key`);
+
+const noSession = () => new ApiError('invalid_session', 'The rules of this collection need a signed-in user: send a live X-Session-Token of a user of this database');
+
+/** The rules of documents for public-key requests: what §10's table answers before any document is read. */
+export class DocumentRules {
+  constructor(private readonly deps: { store: Store; clock: Clock }) {}
+
+  /**
+   * The scopes of one public-key request. Throws 403 `read_only_key` (a write whose rule is false
+   * or absent), 403 `forbidden` (a read whose rule is false or absent), 401 `invalid_session` (a
+   * `"signedIn"` or filter rule, the operation's or, for update and delete, the read rule's, with
+   * no live session). The session is looked up only when a rule needs it.
+   */
+  async scopes(databaseId: string, collection: string, operation: Operation, sessionToken: string | undefined): Promise<Scopes> {
+    const rules = await loadRules(this.deps.store, databaseId);
+    const rule = ruleFor(rules, collection, operation);
+    const readRule = operation === 'update' || operation === 'delete' ? ruleFor(rules, collection, 'read') : undefined;
+    const anonymous = resolveRule(rule, undefined);
+    if (anonymous.kind === 'none') throw refused(collection, operation);
+    let user: RuleUser | undefined;
+    if (anonymous.kind === 'session' || (readRule !== undefined && needsUser(readRule))) {
+      user = await sessionUser(this.deps.store, this.deps.clock, databaseId, sessionToken);
+      if (!user) throw noSession();
+    }
+    return {
+      operation: scopeOf(resolveRule(rule, user)),
+      read: readRule === undefined ? undefined : scopeOf(resolveRule(readRule, user)),
+    };
+  }
+
+  /** `GET /collections` with a public key: the collections whose read rule is `true` (§10). */
+  async readableCollections(databaseId: string): Promise<(collection: string) => boolean> {
+    const rules = await loadRules(this.deps.store, databaseId);
+    return (collection) => ruleFor(rules, collection, 'read') === true;
+  }
+}
+
+const needsUser = (rule: Rule) => resolveRule(rule, undefined).kind === 'session';
