@@ -236,6 +236,7 @@ class Subscription<T extends object> {
 
   private fail(error: unknown): void {
     this.stopped = true;
+    this.stopWatchingSession?.();
     this.state('closed', error);
   }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { request } from '../../server/test/helpers/server.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../../server/test/helpers/smtp-sink.ts';
 import { startFakeGitHub } from '../../server/test/helpers/oauth-providers.ts';
+import { oauthBrowser } from '../../server/test/helpers/oauth-browser.ts';
 import { LocalStorageSessionStore, MemorySessionStore, SvcError, type AuthChangeEvent } from '../src/index.ts';
 import { fixture, type Fixture } from './helpers.ts';
 
@@ -119,12 +120,14 @@ describe('auth', () => {
     assert.equal(start.pathname, '/v1/auth/oauth/github');
 
     github.state.user = { id: 42, login: 'octo', name: 'Octo Cat', emails: [{ email: 'octo@example.com', primary: true, verified: true }] };
+    // The browser keeps the cookie that binds the flow's state to it (invalid_state without it).
+    const browser = oauthBrowser(f.server, f.server.url);
     let url = start.toString();
     for (let hops = 0; !url.startsWith('http://localhost:5173/'); hops++) {
       assert.ok(hops < 5, 'too many redirects');
-      const res = await fetch(url, { redirect: 'manual' });
-      assert.equal(res.status, 302, await res.text());
-      url = new URL(res.headers.get('location')!, url).toString();
+      const res = await browser.hop(url);
+      assert.equal(res.status, 302, res.text);
+      url = new URL(res.location!, url).toString();
     }
     assert.ok(new URL(url).searchParams.get('token'));
 
