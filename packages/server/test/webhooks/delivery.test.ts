@@ -3,46 +3,45 @@ import assert from 'node:assert/strict';
 import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { forEachStore } from '../helpers/stores.ts';
-import { request, startServer, type TestServer } from '../helpers/server.ts';
-import { eventually, startReceiver, type Receiver, type Received } from './receiver.ts';
+import { startServer, useServer, type TestDatabase as Db } from '../helpers/server.ts';
+import { apiClient, type ApiClient } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { startReceiver, type Receiver, type Received } from './receiver.ts';
 
-type Db = Awaited<ReturnType<TestServer['createDatabase']>>;
 interface Created { id: string; secret: string }
+type Deliveries = { deliveries: Array<Record<string, unknown>>; total: number };
 
 const body = (r: Received) => JSON.parse(r.body) as Record<string, unknown>;
 
 forEachStore('webhook deliveries', (kind) => {
-  let server: TestServer;
+  const t = useServer(kind, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '50' } });
   let receiver: Receiver;
-  before(async () => {
-    server = await startServer(kind, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '50' } });
-    receiver = await startReceiver();
-  });
-  after(async () => {
-    await server.close();
-    await receiver.close();
-  });
+  before(async () => { receiver = await startReceiver(); });
+  after(() => receiver.close());
 
-  async function hook(db: Db, extra: Record<string, unknown> = {}, url = receiver.url): Promise<Created> {
-    const r = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url, ...extra } });
-    assert.equal(r.status, 201, r.text);
-    return r.json as Created;
+  /** A new database of its own (the receiver is shared) and a client with its secret key. */
+  async function newDatabase(): Promise<{ db: Db; api: ApiClient }> {
+    const db = await t.server.createDatabase();
+    return { db, api: apiClient(t.server, db.secretKey) };
   }
+  const hook = (api: ApiClient, extra: Record<string, unknown> = {}, url = receiver.url) => api.post<Created>('/webhooks', { url, ...extra }, 201);
   const mine = (db: Db) => receiver.received.filter((r) => body(r).database === db.databaseId);
+  /** Waits until the receiver got `n` deliveries for this database. */
+  const receivedFor = (db: Db, n: number) =>
+    eventually(() => assert.ok(mine(db).length >= n, `${mine(db).length} of ${n} deliveries`), { what: `${n} deliveries` });
 
   test('created, updated and deleted events arrive with the §4 body and headers, verified by both libraries', async () => {
-    const db = await server.createDatabase();
-    const h = await hook(db);
-    const c = await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: { title: 'a' } });
-    const doc = c.json as { id: string };
-    await request(server, 'PATCH', `/posts/docs/${doc.id}`, { key: db.secretKey, body: { title: 'b' } });
-    await request(server, 'DELETE', `/posts/docs/${doc.id}`, { key: db.secretKey });
-    await eventually(async () => mine(db).length >= 3, 10_000, 'three deliveries');
+    const { db, api } = await newDatabase();
+    const h = await hook(api);
+    const doc = await api.post<{ id: string; createdAt: string }>('/posts/docs', { title: 'a' }, 201);
+    await api.patch(`/posts/docs/${doc.id}`, { title: 'b' });
+    await api.delete(`/posts/docs/${doc.id}`);
+    await receivedFor(db, 3);
     const got = mine(db).sort((a, b) => Number(body(a).id) - Number(body(b).id));
     assert.deepEqual(got.map((r) => body(r).type), ['document.created', 'document.updated', 'document.deleted']);
     const [created, updated, deleted] = got.map(body);
-    assert.deepEqual(created, { id: '1', type: 'document.created', timestamp: (c.json as { createdAt: string }).createdAt, database: db.databaseId, collection: 'posts', document: c.json });
-    assert.deepEqual(updated.previous, c.json);
+    assert.deepEqual(created, { id: '1', type: 'document.created', timestamp: doc.createdAt, database: db.databaseId, collection: 'posts', document: doc });
+    assert.deepEqual(updated.previous, doc);
     assert.equal((updated.document as { title: string }).title, 'b');
     assert.equal((deleted.document as { title: string }).title, 'b', 'a deleted event carries the document as it was');
     assert.equal('previous' in deleted, false);
@@ -64,16 +63,14 @@ forEachStore('webhook deliveries', (kind) => {
         'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']),
       }));
     }
-    const list = await request(server, 'GET', `/webhooks/${h.id}/deliveries`, { key: db.secretKey });
-    const { deliveries, total } = list.json as { deliveries: Array<Record<string, unknown>>; total: number };
+    const { deliveries, total } = await api.get<Deliveries>(`/webhooks/${h.id}/deliveries`);
     assert.equal(total, 3);
     assert.deepEqual(deliveries.map((d) => d.eventId), ['3', '2', '1'], 'newest first');
     await eventually(async () => {
-      const l = await request(server, 'GET', `/webhooks/${h.id}/deliveries`, { key: db.secretKey, query: { status: 'succeeded' } });
-      return (l.json as { total: number }).total === 3;
+      const succeeded = await api.get<Deliveries>(`/webhooks/${h.id}/deliveries`, 200, { query: { status: 'succeeded' } });
+      assert.equal(succeeded.total, 3, 'succeeded deliveries');
     });
-    const d = await request(server, 'GET', `/webhooks/${h.id}/deliveries/${deliveries[0].id}`, { key: db.secretKey });
-    const detail = d.json as Record<string, unknown> & { attemptLog: Array<Record<string, unknown>> };
+    const detail = await api.get<Record<string, unknown> & { attemptLog: Array<Record<string, unknown>> }>(`/webhooks/${h.id}/deliveries/${deliveries[0].id}`);
     assert.deepEqual(Object.keys(detail).sort(), ['attemptLog', 'attempts', 'createdAt', 'event', 'eventId', 'id', 'lastAttemptAt', 'nextAttemptAt', 'responseStatus', 'status', 'webhookId']);
     assert.equal(detail.status, 'succeeded');
     assert.equal(detail.attempts, 1);
@@ -86,50 +83,43 @@ forEachStore('webhook deliveries', (kind) => {
   });
 
   test('events and collections filters; several webhooks each get their own delivery', async () => {
-    const db = await server.createDatabase();
-    const onlyCreatedPosts = await hook(db, { events: ['document.created'], collections: ['posts'] });
-    const everything = await hook(db);
-    const deletes = await hook(db, { events: ['document.deleted', 'document.updated'] });
-    const a = await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: { n: 1 } });
-    await request(server, 'POST', '/notes/docs', { key: db.secretKey, body: { n: 2 } });
-    await request(server, 'DELETE', `/posts/docs/${(a.json as { id: string }).id}`, { key: db.secretKey });
-    const events = async (id: string) => {
-      const r = await request(server, 'GET', `/webhooks/${id}/deliveries`, { key: db.secretKey });
-      return (r.json as { deliveries: Array<{ event: string }> }).deliveries.map((d) => d.event).reverse();
-    };
+    const { db, api } = await newDatabase();
+    const onlyCreatedPosts = await hook(api, { events: ['document.created'], collections: ['posts'] });
+    const everything = await hook(api);
+    const deletes = await hook(api, { events: ['document.deleted', 'document.updated'] });
+    const a = await api.post<{ id: string }>('/posts/docs', { n: 1 }, 201);
+    await api.post('/notes/docs', { n: 2 }, 201);
+    await api.delete(`/posts/docs/${a.id}`);
+    const events = async (id: string) => (await api.get<Deliveries>(`/webhooks/${id}/deliveries`)).deliveries.map((d) => d.event).reverse();
     assert.deepEqual(await events(onlyCreatedPosts.id), ['document.created']);
     assert.deepEqual(await events(everything.id), ['document.created', 'document.created', 'document.deleted']);
     assert.deepEqual(await events(deletes.id), ['document.deleted']);
-    await eventually(async () => mine(db).length >= 5, 10_000, 'five deliveries');
+    await receivedFor(db, 5);
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(mine(db).length, 5);
   });
 
   test('a disabled webhook gets no deliveries; enabling it again delivers later changes', async () => {
-    const db = await server.createDatabase();
-    const h = await hook(db);
-    const off = await request(server, 'PATCH', `/webhooks/${h.id}`, { key: db.secretKey, body: { enabled: false } });
-    assert.equal(off.status, 200);
-    assert.equal((off.json as { enabled: boolean }).enabled, false);
-    await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: { n: 1 } });
-    const none = await request(server, 'GET', `/webhooks/${h.id}/deliveries`, { key: db.secretKey });
-    assert.equal((none.json as { total: number }).total, 0);
-    await request(server, 'PATCH', `/webhooks/${h.id}`, { key: db.secretKey, body: { enabled: true } });
-    await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: { n: 2 } });
-    await eventually(async () => mine(db).length === 1, 10_000, 'one delivery');
+    const { db, api } = await newDatabase();
+    const h = await hook(api);
+    const off = await api.patch<{ enabled: boolean }>(`/webhooks/${h.id}`, { enabled: false });
+    assert.equal(off.enabled, false);
+    await api.post('/posts/docs', { n: 1 }, 201);
+    assert.equal((await api.get<Deliveries>(`/webhooks/${h.id}/deliveries`)).total, 0);
+    await api.patch(`/webhooks/${h.id}`, { enabled: true });
+    await api.post('/posts/docs', { n: 2 }, 201);
+    await eventually(() => assert.equal(mine(db).length, 1), { what: 'one delivery' });
     assert.equal((body(mine(db)[0]).document as { n: number }).n, 2);
   });
 
   test('test delivery: 202 with the delivery, body { id, type: webhook.test, timestamp, database }', async () => {
-    const db = await server.createDatabase();
-    const h = await hook(db);
-    const r = await request(server, 'POST', `/webhooks/${h.id}/test`, { key: db.secretKey });
-    assert.equal(r.status, 202);
-    const { delivery } = r.json as { delivery: Record<string, unknown> };
+    const { db, api } = await newDatabase();
+    const h = await hook(api);
+    const { delivery } = await api.post<{ delivery: Record<string, unknown> }>(`/webhooks/${h.id}/test`, undefined, 202);
     assert.equal(delivery.event, 'webhook.test');
     assert.equal(delivery.status, 'pending');
     assert.equal(delivery.webhookId, h.id);
-    await eventually(async () => mine(db).length === 1, 10_000, 'the test delivery');
+    await eventually(() => assert.equal(mine(db).length, 1), { what: 'the test delivery' });
     const got = mine(db)[0];
     const b = body(got);
     assert.deepEqual(Object.keys(b).sort(), ['database', 'id', 'timestamp', 'type']);
@@ -147,15 +137,14 @@ forEachStore('webhook deliveries', (kind) => {
     let fail = true;
     const flaky = await startReceiver(() => (fail ? { status: 503, body: 'down' } : { status: 204 }));
     try {
-      const r = await request(slow, 'POST', '/webhooks', { key: db.secretKey, body: { url: flaky.url } });
-      const h = r.json as Created;
-      await request(slow, 'POST', '/posts/docs', { key: db.secretKey, body: { n: 1 } });
+      const api = apiClient(slow, db.secretKey);
+      const h = await api.post<Created>('/webhooks', { url: flaky.url }, 201);
+      await api.post('/posts/docs', { n: 1 }, 201);
       const [first] = await flaky.waitFor(1);
       assert.equal(await verifyGithubStyle(h.secret, first.body, String(first.headers['x-service-signature'])), true);
-      const rot = await request(slow, 'POST', `/webhooks/${h.id}/rotate-secret`, { key: db.secretKey });
-      assert.equal(rot.status, 200);
-      const { secret } = rot.json as { id: string; secret: string };
-      assert.deepEqual(Object.keys(rot.json as object).sort(), ['id', 'secret']);
+      const rot = await api.post<{ id: string; secret: string }>(`/webhooks/${h.id}/rotate-secret`, undefined, 200);
+      const { secret } = rot;
+      assert.deepEqual(Object.keys(rot).sort(), ['id', 'secret']);
       assert.notEqual(secret, h.secret);
       fail = false;
       const all = await flaky.waitFor(2);

@@ -1,11 +1,12 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
-import { eventually, startReceiver, type Receiver } from './receiver.ts';
+import { useServer } from '../helpers/server.ts';
+import { apiClient, assertError, type ApiClient } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { startReceiver } from './receiver.ts';
 
-type Db = Awaited<ReturnType<TestServer['createDatabase']>>;
 interface Detail {
   id: string; status: string; attempts: number; nextAttemptAt: string | null; lastAttemptAt: string | null; responseStatus: number | null;
   attemptLog: Array<{ at: string; responseStatus: number | null; durationMs: number; error: string | null; responseBody: string | null }>;
@@ -21,25 +22,22 @@ async function closedPort(): Promise<number> {
 }
 
 forEachStore('webhook retries', (kind) => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer(kind, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_TIMEOUT_MS: '300' } });
-  });
-  after(() => server.close());
+  const t = useServer(kind, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_TIMEOUT_MS: '300' } });
 
-  /** A webhook to `url` and one document write; returns the delivery once it is no longer pending. */
-  async function deliverOnce(url: string, db?: Db): Promise<{ db: Db; hookId: string; detail: Detail }> {
-    db ??= await server.createDatabase();
-    const h = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url } });
-    const hookId = (h.json as { id: string }).id;
-    await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: { n: 1 } });
+  /** A client with the secret key of a new database of its own. */
+  const newDatabase = async (): Promise<ApiClient> => apiClient(t.server, (await t.server.createDatabase()).secretKey);
+
+  /** A webhook to `url` and one document write in a new database; returns the delivery once it is no longer pending. */
+  async function deliverOnce(url: string): Promise<{ api: ApiClient; hookId: string; detail: Detail }> {
+    const api = await newDatabase();
+    const hookId = (await api.post<{ id: string }>('/webhooks', { url }, 201)).id;
+    await api.post('/posts/docs', { n: 1 }, 201);
     const detail = await eventually(async () => {
-      const l = await request(server, 'GET', `/webhooks/${hookId}/deliveries`, { key: db.secretKey });
-      const d = (l.json as { deliveries: Array<{ id: string; status: string }> }).deliveries[0];
-      if (!d || d.status === 'pending') return undefined;
-      return (await request(server, 'GET', `/webhooks/${hookId}/deliveries/${d.id}`, { key: db.secretKey })).json as Detail;
-    }, 15_000, 'the delivery to finish');
-    return { db, hookId, detail };
+      const [d] = (await api.get<{ deliveries: Array<{ id: string; status: string }> }>(`/webhooks/${hookId}/deliveries`)).deliveries;
+      assert.ok(d && d.status !== 'pending', `the delivery is ${d?.status ?? 'not made yet'}`);
+      return api.get<Detail>(`/webhooks/${hookId}/deliveries/${d.id}`);
+    }, { timeoutMs: 15_000, what: 'the delivery to finish' });
+    return { api, hookId, detail };
   }
 
   test('a 5xx is retried with backoff until a 2xx; every attempt is recorded with status, duration and answer', async () => {
@@ -106,31 +104,26 @@ forEachStore('webhook retries', (kind) => {
     let up = false;
     const rx = await startReceiver(() => (up ? { status: 200 } : { status: 503 }));
     try {
-      const { db, hookId, detail } = await deliverOnce(rx.url);
+      const { api, hookId, detail } = await deliverOnce(rx.url);
       assert.equal(detail.status, 'failed');
       up = true;
-      const r = await request(server, 'POST', `/webhooks/${hookId}/deliveries/${detail.id}/retry`, { key: db.secretKey });
-      assert.equal(r.status, 202);
-      const { delivery } = r.json as { delivery: Detail };
+      const { delivery } = await api.post<{ delivery: Detail }>(`/webhooks/${hookId}/deliveries/${detail.id}/retry`, undefined, 202);
       assert.equal(delivery.id, detail.id);
       assert.equal(delivery.status, 'pending');
       // Pending now (or already sent): a second retry while pending is a conflict.
-      const again = await request(server, 'POST', `/webhooks/${hookId}/deliveries/${detail.id}/retry`, { key: db.secretKey });
-      if (again.status !== 202) {
-        assert.equal(again.status, 409);
-        assert.equal(errorCode(again), 'conflict');
-      }
+      const again = await api.request('POST', `/webhooks/${hookId}/deliveries/${detail.id}/retry`);
+      if (again.status !== 202) assertError(again, 409, 'conflict', 'a second retry');
       const done = await eventually(async () => {
-        const d = (await request(server, 'GET', `/webhooks/${hookId}/deliveries/${detail.id}`, { key: db.secretKey })).json as Detail;
-        return d.status === 'succeeded' ? d : undefined;
+        const d = await api.get<Detail>(`/webhooks/${hookId}/deliveries/${detail.id}`);
+        assert.equal(d.status, 'succeeded');
+        return d;
       });
       assert.equal(done.attemptLog.length, done.attempts);
       assert.deepEqual(done.attemptLog.slice(0, 4).map((a) => a.responseStatus), [503, 503, 503, 200]);
-      const missing = await request(server, 'POST', `/webhooks/${hookId}/deliveries/nope/retry`, { key: db.secretKey });
-      assert.equal(missing.status, 404);
-      assert.equal((await request(server, 'GET', `/webhooks/${hookId}/deliveries/nope`, { key: db.secretKey })).status, 404);
-      const other = await server.createDatabase();
-      assert.equal((await request(server, 'GET', `/webhooks/${hookId}/deliveries/${detail.id}`, { key: other.secretKey })).status, 404, 'another database cannot see it');
+      await api.post(`/webhooks/${hookId}/deliveries/nope/retry`, undefined, 404);
+      await api.get(`/webhooks/${hookId}/deliveries/nope`, 404);
+      const other = await newDatabase();
+      await other.get(`/webhooks/${hookId}/deliveries/${detail.id}`, 404); // another database cannot see it
     } finally {
       await rx.close();
     }
@@ -138,15 +131,11 @@ forEachStore('webhook retries', (kind) => {
 
   test('a pending delivery answers 409 to a manual retry', async () => {
     const rx = await startReceiver(() => 'hang');
-    const db = await server.createDatabase();
+    const api = await newDatabase();
     try {
-      const h = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: rx.url } });
-      const hookId = (h.json as { id: string }).id;
-      const t = await request(server, 'POST', `/webhooks/${hookId}/test`, { key: db.secretKey });
-      const { delivery } = t.json as { delivery: { id: string } };
-      const r = await request(server, 'POST', `/webhooks/${hookId}/deliveries/${delivery.id}/retry`, { key: db.secretKey });
-      assert.equal(r.status, 409);
-      assert.equal(errorCode(r), 'conflict');
+      const hookId = (await api.post<{ id: string }>('/webhooks', { url: rx.url }, 201)).id;
+      const { delivery } = await api.post<{ delivery: { id: string } }>(`/webhooks/${hookId}/test`, undefined, 202);
+      assertError(await api.request('POST', `/webhooks/${hookId}/deliveries/${delivery.id}/retry`), 409, 'conflict');
     } finally {
       await rx.close();
     }

@@ -1,26 +1,21 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
-import { startReceiver, eventually } from './receiver.ts';
+import { errorCode, request, useServer } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { startReceiver } from './receiver.ts';
 import { UrlGuard, isPublicAddress } from '../../src/webhooks/url-guard.ts';
 
 const WEBHOOK_KEYS = ['collections', 'createdAt', 'description', 'disabledReason', 'enabled', 'events', 'id', 'updatedAt', 'url'];
 
 forEachStore('webhook routes', (kind) => {
-  let server: TestServer;
-  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
-  before(async () => {
-    // Default SSRF settings; public-looking URLs that need no DNS.
-    server = await startServer(kind, { env: { LIMIT_WEBHOOKS_PER_DATABASE: '3' } });
-    db = await server.createDatabase();
-  });
-  after(() => server.close());
+  // Default SSRF settings; public-looking URLs that need no DNS.
+  const t = useServer(kind, { env: { LIMIT_WEBHOOKS_PER_DATABASE: '3' } });
+  const api = apiClient(() => t.server, () => t.db.secretKey);
 
   test('create, read, list, patch, delete with the §4 shapes; the secret only in create and rotate-secret', async () => {
-    const c = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'https://93.184.216.34/hook', description: 'mine' } });
-    assert.equal(c.status, 201, c.text);
-    const created = c.json as Record<string, unknown>;
+    const created = await api.post<Record<string, unknown>>('/webhooks', { url: 'https://93.184.216.34/hook', description: 'mine' }, 201);
     assert.deepEqual(Object.keys(created).sort(), [...WEBHOOK_KEYS, 'secret'].sort());
     assert.match(String(created.secret), /^whsec_[A-Za-z0-9+/]{32}$/);
     assert.deepEqual(created.events, ['*']);
@@ -29,33 +24,29 @@ forEachStore('webhook routes', (kind) => {
     assert.equal(created.disabledReason, null);
     const id = String(created.id);
 
-    const g = await request(server, 'GET', `/webhooks/${id}`, { key: db.secretKey });
+    const g = await api.request('GET', `/webhooks/${id}`);
     assert.equal(g.status, 200);
     assert.deepEqual(Object.keys(g.json as object).sort(), WEBHOOK_KEYS);
     assert.ok(!g.text.includes(String(created.secret)));
-    const l = await request(server, 'GET', '/webhooks', { key: db.secretKey });
+    const l = await api.request('GET', '/webhooks');
     assert.equal(l.status, 200);
     assert.deepEqual((l.json as { webhooks: Array<{ id: string }> }).webhooks.map((w) => w.id), [id]);
     assert.ok(!l.text.includes(String(created.secret)));
 
-    const p = await request(server, 'PATCH', `/webhooks/${id}`, { key: db.secretKey, body: { events: ['document.created'], collections: ['posts'], description: null, enabled: false } });
-    assert.equal(p.status, 200);
-    const patched = p.json as Record<string, unknown>;
+    const patched = await api.patch<Record<string, unknown>>(`/webhooks/${id}`, { events: ['document.created'], collections: ['posts'], description: null, enabled: false });
     assert.deepEqual([patched.events, patched.collections, patched.description, patched.enabled], [['document.created'], ['posts'], null, false]);
     assert.ok(String(patched.updatedAt) >= String(created.updatedAt));
 
-    const r = await request(server, 'POST', `/webhooks/${id}/rotate-secret`, { key: db.secretKey });
-    assert.equal(r.status, 200);
-    assert.equal((r.json as { id: string }).id, id);
-    assert.match((r.json as { secret: string }).secret, /^whsec_/);
+    const rotated = await api.post<{ id: string; secret: string }>(`/webhooks/${id}/rotate-secret`, undefined, 200);
+    assert.equal(rotated.id, id);
+    assert.match(rotated.secret, /^whsec_/);
 
-    const d = await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey });
-    assert.equal(d.status, 204);
-    assert.equal((await request(server, 'GET', `/webhooks/${id}`, { key: db.secretKey })).status, 404);
-    assert.equal((await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey })).status, 404);
-    assert.equal((await request(server, 'POST', `/webhooks/${id}/rotate-secret`, { key: db.secretKey })).status, 404);
-    assert.equal((await request(server, 'POST', `/webhooks/${id}/test`, { key: db.secretKey })).status, 404);
-    assert.equal((await request(server, 'GET', `/webhooks/${id}/deliveries`, { key: db.secretKey })).status, 404);
+    await api.delete(`/webhooks/${id}`, 204);
+    await api.get(`/webhooks/${id}`, 404);
+    await api.delete(`/webhooks/${id}`, 404);
+    await api.post(`/webhooks/${id}/rotate-secret`, undefined, 404);
+    await api.post(`/webhooks/${id}/test`, undefined, 404);
+    await api.get(`/webhooks/${id}/deliveries`, 404);
   });
 
   test('secret key only: a public key gets 403 read_only_key on every route, no key 401', async () => {
@@ -63,10 +54,8 @@ forEachStore('webhook routes', (kind) => {
       ['POST', '/webhooks/x/rotate-secret'], ['POST', '/webhooks/x/test'], ['GET', '/webhooks/x/deliveries'], ['GET', '/webhooks/x/deliveries/y'], ['POST', '/webhooks/x/deliveries/y/retry']];
     for (const [method, path] of paths) {
       const body = method === 'POST' && path === '/webhooks' ? { url: 'https://93.184.216.34/' } : method === 'PATCH' ? {} : undefined;
-      const r = await request(server, method, path, { key: db.publicKey, body });
-      assert.equal(r.status, 403, `${method} ${path}`);
-      assert.equal(errorCode(r), 'read_only_key');
-      assert.equal((await request(server, method, path, { body })).status, 401);
+      assertError(await request(t.server, method, path, { key: t.db.publicKey, body }), 403, 'read_only_key', `${method} ${path}`);
+      assert.equal((await request(t.server, method, path, { body })).status, 401);
     }
   });
 
@@ -76,17 +65,14 @@ forEachStore('webhook routes', (kind) => {
       { url: 'https://93.184.216.34/', collections: ['1bad'] }, { url: 'https://93.184.216.34/', secret: 'mine' },
     ];
     for (const body of bad) {
-      const r = await request(server, 'POST', '/webhooks', { key: db.secretKey, body });
-      assert.equal(r.status, 400, JSON.stringify(body));
-      assert.equal(errorCode(r), 'validation_failed');
+      assertError(await api.request('POST', '/webhooks', { body }), 400, 'validation_failed', JSON.stringify(body));
     }
-    const c = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'https://93.184.216.34/' } });
-    const id = (c.json as { id: string }).id;
-    assert.equal(errorCode(await request(server, 'PATCH', `/webhooks/${id}`, { key: db.secretKey, body: { enabled: 'yes' } })), 'validation_failed');
+    const { id } = await api.post<{ id: string }>('/webhooks', { url: 'https://93.184.216.34/' }, 201);
+    assert.equal(errorCode(await api.request('PATCH', `/webhooks/${id}`, { body: { enabled: 'yes' } })), 'validation_failed');
     for (const query of [{ limit: 0 }, { offset: -1 }, { status: 'lost' }, { other: 1 }] as Array<Record<string, string | number>>) {
-      assert.equal((await request(server, 'GET', `/webhooks/${id}/deliveries`, { key: db.secretKey, query })).status, 400, JSON.stringify(query));
+      assert.equal((await api.request('GET', `/webhooks/${id}/deliveries`, { query })).status, 400, JSON.stringify(query));
     }
-    await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey });
+    await api.delete(`/webhooks/${id}`);
   });
 
   test('SSRF: non-http(s) and loopback, private, link-local, metadata, multicast, unspecified URLs → 400 url_not_allowed', async () => {
@@ -97,15 +83,11 @@ forEachStore('webhook routes', (kind) => {
       'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://224.0.0.1/', 'http://0.0.0.0/', 'http://[::]/', 'http://255.255.255.255/',
     ];
     for (const url of refused) {
-      const r = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url } });
-      assert.equal(r.status, 400, url);
-      assert.equal(errorCode(r), 'url_not_allowed', url);
+      assertError(await api.request('POST', '/webhooks', { body: { url } }), 400, 'url_not_allowed', url);
     }
-    const c = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'https://93.184.216.34/' } });
-    const id = (c.json as { id: string }).id;
-    const p = await request(server, 'PATCH', `/webhooks/${id}`, { key: db.secretKey, body: { url: 'http://127.0.0.1/' } });
-    assert.equal(errorCode(p), 'url_not_allowed');
-    await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey });
+    const { id } = await api.post<{ id: string }>('/webhooks', { url: 'https://93.184.216.34/' }, 201);
+    assert.equal(errorCode(await api.request('PATCH', `/webhooks/${id}`, { body: { url: 'http://127.0.0.1/' } })), 'url_not_allowed');
+    await api.delete(`/webhooks/${id}`);
   });
 
   test('SSRF: every IPv6 spelling of a private IPv4 address is refused, and the refusal names the setting that allows it', async () => {
@@ -123,52 +105,44 @@ forEachStore('webhook routes', (kind) => {
       ['http://0177.0.0.1/', /^127\.0\.0\.1 is not a public address/],
     ];
     for (const [url, message] of table) {
-      const r = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url } });
-      assert.equal(r.status, 400, `${url}: ${r.text}`);
-      assert.equal(errorCode(r), 'url_not_allowed', url);
+      const r = await api.request('POST', '/webhooks', { body: { url } });
+      assertError(r, 400, 'url_not_allowed', url);
       const text = (r.json as { error: { message: string } }).error.message;
       assert.match(text, message, url);
       assert.match(text, /\(set WEBHOOK_ALLOW_PRIVATE_URLS=true to allow private addresses\)$/, url);
     }
-    const ok = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'http://[::ffff:5db8:d822]/' } });
-    assert.equal(ok.status, 201, `a mapped public address is public: ${ok.text}`);
-    await request(server, 'DELETE', `/webhooks/${(ok.json as { id: string }).id}`, { key: db.secretKey });
+    const ok = await api.post<{ id: string }>('/webhooks', { url: 'http://[::ffff:5db8:d822]/' }, 201); // a mapped public address is public
+    await api.delete(`/webhooks/${ok.id}`);
   });
 
   test('SSRF at attempt time: a stored URL that resolves to loopback is refused after DNS, nothing is sent', async () => {
     const rx = await startReceiver();
     try {
-      const c = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: 'https://93.184.216.34/' } });
-      const id = (c.json as { id: string }).id;
+      const { id } = await api.post<{ id: string }>('/webhooks', { url: 'https://93.184.216.34/' }, 201);
       // As if DNS had answered a public address at save time and 127.0.0.1 now (rebinding).
-      await server.db.store.run('UPDATE webhooks SET url = ? WHERE id = ?', [`http://localhost:${rx.port}/hook`, id]);
-      const t = await request(server, 'POST', `/webhooks/${id}/test`, { key: db.secretKey });
-      const deliveryId = (t.json as { delivery: { id: string } }).delivery.id;
+      await t.server.db.store.run('UPDATE webhooks SET url = ? WHERE id = ?', [`http://localhost:${rx.port}/hook`, id]);
+      const deliveryId = (await api.post<{ delivery: { id: string } }>(`/webhooks/${id}/test`, undefined, 202)).delivery.id;
       const d = await eventually(async () => {
-        const r = (await request(server, 'GET', `/webhooks/${id}/deliveries/${deliveryId}`, { key: db.secretKey })).json as { attemptLog: Array<{ error: string }> };
-        return r.attemptLog.length ? r : undefined;
+        const r = await api.get<{ attemptLog: Array<{ error: string }> }>(`/webhooks/${id}/deliveries/${deliveryId}`);
+        assert.ok(r.attemptLog.length > 0, 'an attempt was made');
+        return r;
       });
       assert.match(d.attemptLog[0].error, /^url_not_allowed: localhost resolves to (127\.0\.0\.1|::1)/);
       assert.equal(rx.received.length, 0);
-      await request(server, 'DELETE', `/webhooks/${id}`, { key: db.secretKey });
+      await api.delete(`/webhooks/${id}`);
     } finally {
       await rx.close();
     }
   });
 
   test('webhooks per database limit → 409 conflict', async () => {
-    const other = await server.createDatabase();
-    for (let i = 0; i < 3; i += 1) {
-      assert.equal((await request(server, 'POST', '/webhooks', { key: other.secretKey, body: { url: `https://93.184.216.34/${i}` } })).status, 201);
-    }
-    const r = await request(server, 'POST', '/webhooks', { key: other.secretKey, body: { url: 'https://93.184.216.34/4' } });
-    assert.equal(r.status, 409);
-    assert.equal(errorCode(r), 'conflict');
+    const other = apiClient(t.server, (await t.server.createDatabase()).secretKey);
+    for (let i = 0; i < 3; i += 1) await other.post('/webhooks', { url: `https://93.184.216.34/${i}` }, 201);
+    assertError(await other.request('POST', '/webhooks', { body: { url: 'https://93.184.216.34/4' } }), 409, 'conflict');
   });
 
   test('the routes are in /v1/openapi.json', async () => {
-    const r = await request(server, 'GET', '/openapi.json');
-    const paths = Object.keys((r.json as { paths: Record<string, unknown> }).paths);
+    const paths = Object.keys((await api.get<{ paths: Record<string, unknown> }>('/openapi.json')).paths);
     for (const p of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/rotate-secret', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/deliveries', '/v1/webhooks/{id}/deliveries/{deliveryId}', '/v1/webhooks/{id}/deliveries/{deliveryId}/retry']) {
       assert.ok(paths.includes(p), p);
     }
