@@ -6,6 +6,7 @@ import { auth, newUser, type SignedIn } from '../helpers/auth-client.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
 import { startFakeGitHub, startFakeGoogle } from '../helpers/oauth-providers.ts';
 import { oauthBrowser } from '../helpers/oauth-browser.ts';
+import { openWs } from '../helpers/ws.ts';
 
 const REDIRECT = 'http://localhost:5173/auth/callback';
 const PASSWORD = 'correct horse battery';
@@ -59,9 +60,13 @@ forEachStore('auth: a first proof of the e-mail locks out whoever registered it 
   };
   const identitiesOf = (userId: string) => server.db.store.all<{ provider: string }>('SELECT provider FROM user_identities WHERE user_id = ?', [userId]);
 
-  test('magic link: the pre-registered password and session stop working (401 invalid_credentials, 401 invalid_session)', async () => {
+  test('magic link: the pre-registered password, session and realtime token stop working (401 invalid_credentials, 401 invalid_session)', async () => {
     const attacker = await newUser(server, db.publicKey, 'victim@example.com', 'attacker password 1');
     assert.equal((await auth.me(server, db.publicKey, attacker.session.token)).status, 200);
+    const rt = await request(server, 'POST', '/realtime/token', { key: db.publicKey, body: { collections: ['notes'] }, headers: { 'x-session-token': attacker.session.token } });
+    assert.equal(rt.status, 201, rt.text);
+    const { url: socketUrl } = rt.json as { url: string };
+    const socket = await openWs(socketUrl);
 
     const victim = await magicLinkSignIn('victim@example.com');
     assert.equal(victim.user.id, attacker.user.id, 'the same account, now proven');
@@ -74,6 +79,8 @@ forEachStore('auth: a first proof of the e-mail locks out whoever registered it 
     assert.equal(oldSession.status, 401);
     assert.equal(errorCode(oldSession), 'invalid_session');
     assert.equal((await auth.me(server, db.publicKey, victim.session.token)).status, 200, "the owner's session works");
+    assert.equal((await socket.closed).code, 4401, "the attacker's realtime socket closes with its session");
+    await assert.rejects(openWs(socketUrl), (e: { statusCode?: number }) => e.statusCode === 401, 'and its realtime token opens no new socket');
 
     const again = await magicLinkSignIn('victim@example.com');
     assert.equal((await auth.me(server, db.publicKey, victim.session.token)).status, 200, 'a proven account keeps its sessions on the next magic link');
