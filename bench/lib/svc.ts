@@ -19,6 +19,8 @@ const ADMIN = { email: 'bench@example.com', password: 'bench-password-0123456789
 export interface Svc extends ServerProcess {
   store: StoreKind;
   key: string;
+  /** The database's first public key (made with the database), for requests that rules bind. */
+  publicKey: string;
   /** Runs a read-only SQL query directly on the store (e.g. to see which indexes exist). */
   query<T>(sql: string): Promise<T[]>;
   /**
@@ -118,11 +120,15 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
 
   try {
     const { token } = await call<{ token: string }>(server.url, 'POST', '/v1/admin/sign-in', undefined, ADMIN);
-    const created = await call<{ key: { key: string } }>(server.url, 'POST', '/v1/admin/databases', token, { name: 'bench' });
+    const created = await call<{ database: { id: string }; key: { key: string }; publicKey?: { key: string } }>(server.url, 'POST', '/v1/admin/databases', token, { name: 'bench' });
+    // API.md §6 makes the first public key with the database; a server without that gets one made.
+    const publicKey = created.publicKey?.key
+      ?? (await call<{ key: string }>(server.url, 'POST', `/v1/admin/databases/${created.database.id}/keys`, token, { kind: 'public', name: 'bench' })).key;
     return {
       ...server,
       store,
       key: created.key.key,
+      publicKey,
       query,
       settle,
       async stop() {
@@ -137,9 +143,9 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
   }
 }
 
-/** One JSON request; throws on any non-2xx answer. */
-export async function call<T>(url: string, method: string, path: string, bearer: string | undefined, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
+/** One JSON request (`headers` added, e.g. an `x-session-token`); throws on any non-2xx answer. */
+export async function call<T>(url: string, method: string, path: string, bearer: string | undefined, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { ...extraHeaders };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -1,8 +1,12 @@
 /**
- * The WebSocket client harness of the realtime scenario, in its own process (lib/worker.ts): opens
- * thousands of `ws` clients to one URL and timestamps, per socket, the arrival of a marked message
- * or counts event messages. The same harness drives svc and the bare `ws` baseline, so its own cost
- * (one event loop handling every socket) is in both figures.
+ * The WebSocket client harness of the realtime and rules scenarios, in its own process
+ * (lib/worker.ts): opens thousands of `ws` clients (to one URL, or each to its own) and timestamps,
+ * per socket, the arrival of a marked message or counts event messages. The same harness drives svc
+ * and the bare `ws` baseline, so its own cost (one event loop handling every socket) is in both figures.
+ *
+ * Sockets opened with `owners` belong to users: every event a socket receives must carry a document
+ * whose `owner` is its user, else it counts as a violation (the rules scenario), and `collect` can
+ * wait for the sockets of one owner only.
  */
 import WebSocket from 'ws';
 import { serve } from './worker.ts';
@@ -19,6 +23,13 @@ let counting = false;
 let events = 0;
 let lastEventAt = 0;
 let unexpectedCloses = 0;
+/** Per socket, the user it belongs to (undefined: sockets without owners), and each user's sockets. */
+let ownerOf: string[] | undefined;
+let socketsOf = new Map<string, number[]>();
+/** Events received by owned sockets, and those whose document belonged to another user. */
+let ownedEvents = 0;
+let violations = 0;
+let violationExample = '';
 
 function onMessage(i: number, data: WebSocket.RawData): void {
   // Buffer searches, no string per message: the harness's own cost is part of every receipt time.
@@ -30,6 +41,15 @@ function onMessage(i: number, data: WebSocket.RawData): void {
   if (marker !== undefined && Number.isNaN(seen[i]) && buf.indexOf(marker) >= 0) {
     seen[i] = now();
     seenCount++;
+  }
+  // After the timestamp, so parsing is not in the receipt time.
+  if (ownerOf !== undefined && buf.indexOf(EVENT) === 0) {
+    ownedEvents++;
+    const owner = (JSON.parse(buf.toString()) as { document?: { owner?: unknown } }).document?.owner;
+    if (owner !== ownerOf[i]) {
+      violations++;
+      violationExample ||= `a socket of ${ownerOf[i]} received a document of ${String(owner)}`;
+    }
   }
 }
 
@@ -52,8 +72,19 @@ function openOne(url: string, i: number, localAddress: string | undefined): Prom
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 serve({
-  /** Opens `count` sockets, `inFlight` handshakes at a time, over `sources` loopback source addresses. */
-  async open({ url, count, inFlight = 200, sources = 1 }: { url: string; count: number; inFlight?: number; sources?: number }) {
+  /**
+   * Opens `count` sockets, `inFlight` handshakes at a time, over `sources` loopback source
+   * addresses: socket i to `urls[i]` when given, else to `url`; `owners[i]`: the user socket i belongs to.
+   */
+  async open({ url, urls, owners, count, inFlight = 200, sources = 1 }: { url?: string; urls?: string[]; owners?: string[]; count: number; inFlight?: number; sources?: number }) {
+    ownerOf = owners;
+    socketsOf = new Map();
+    owners?.forEach((o, i) => {
+      if (i < count) socketsOf.set(o, [...(socketsOf.get(o) ?? []), i]);
+    });
+    ownedEvents = 0;
+    violations = 0;
+    violationExample = '';
     const started = now();
     const opened: WebSocket[] = new Array(count);
     let next = 0;
@@ -65,7 +96,7 @@ serve({
         const local = sources > 1 ? `127.0.0.${1 + (i % sources)}` : undefined;
         for (let attempt = 0; ; attempt++) {
           try {
-            opened[i] = await openOne(url, i, local);
+            opened[i] = await openOne(urls?.[i] ?? url!, i, local);
             break;
           } catch (e) {
             if (attempt >= 2) {
@@ -91,8 +122,20 @@ serve({
     seenCount = 0;
   },
 
-  /** Waits until every open socket saw the marker (or `timeoutMs`); arrival times minus `from` (ms). */
-  async collect({ from, timeoutMs }: { from: number; timeoutMs: number }) {
+  /**
+   * Waits until every open socket saw the marker (or `timeoutMs`); arrival times minus `from` (ms).
+   * With `owner`: only that user's sockets are waited for and timed; `strays` counts the other
+   * sockets that saw the marker by then.
+   */
+  async collect({ from, timeoutMs, owner }: { from: number; timeoutMs: number; owner?: string }) {
+    if (owner !== undefined) {
+      const mine = (socketsOf.get(owner) ?? []).filter((i) => sockets[i]);
+      const deadline = Date.now() + timeoutMs;
+      while (mine.some((i) => Number.isNaN(seen[i])) && Date.now() < deadline) await sleep(1);
+      const delays = mine.filter((i) => !Number.isNaN(seen[i])).map((i) => seen[i] - from);
+      marker = undefined;
+      return { delays, missing: mine.length - delays.length, strays: seenCount - delays.length, closed: unexpectedCloses };
+    }
     const open = sockets.filter(Boolean).length;
     const deadline = Date.now() + timeoutMs;
     while (seenCount < open && Date.now() < deadline) await sleep(5);
@@ -125,10 +168,17 @@ serve({
     return { events, lastEventAt, closed: unexpectedCloses };
   },
 
+  /** Owned sockets: events received in all, and how many carried another user's document. */
+  violations() {
+    return { events: ownedEvents, violations, example: violationExample };
+  },
+
   /** Closes every socket and waits a moment for the closes to go out. */
   async close() {
     const all = sockets;
     sockets = [];
+    ownerOf = undefined;
+    socketsOf = new Map();
     for (const ws of all) ws?.terminate();
     await sleep(200);
     return { closed: all.length };

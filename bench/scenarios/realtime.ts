@@ -21,6 +21,8 @@ import { startWorker, type Worker } from '../lib/worker.ts';
 const WANTED_SOCKETS = Number(process.env.BENCH_REALTIME_SOCKETS ?? 10_000);
 const WRITES = Number(process.env.BENCH_REALTIME_WRITES ?? 10);
 const SMALL = 100;
+/** svc's default LIMIT_REALTIME_SOCKETS_PER_TOKEN. */
+const SOCKETS_PER_TOKEN = 100;
 /** Source addresses 127.0.0.1 … 127.0.0.SOURCES, so the client never runs out of ephemeral ports. */
 const SOURCES = 4;
 const BULK = 1000;
@@ -56,13 +58,15 @@ interface Target {
   /** One batch of BULK events. */
   bulk(i: number): Promise<void>;
   wsUrl: string;
+  /** Per socket of the fan-out pass, when they may not all share `wsUrl` (svc: 100 sockets per token). */
+  wsUrls?: string[];
   pid: number | undefined;
 }
 
 async function pass(label: string, clients: Worker, target: Target, sockets: number): Promise<Pass> {
   log(`${label}: opening ${num(sockets)} sockets`);
   const rssBeforeKiB = rssKiB(target.pid);
-  const o = await clients.call<{ opened: number; failed: number; firstError: string; ms: number }>('open', { url: target.wsUrl, count: sockets, sources: SOURCES });
+  const o = await clients.call<{ opened: number; failed: number; firstError: string; ms: number }>('open', { url: target.wsUrl, urls: target.wsUrls, count: sockets, sources: SOURCES });
   await sleep(2000); // let the server settle (allocations of the handshakes, a GC)
   const rssAfterKiB = rssKiB(target.pid);
   log(`${label}: ${num(o.opened)} open in ${num(o.ms / 1000, 1)} s; RSS ${num(rssBeforeKiB / 1024, 1)} → ${num(rssAfterKiB / 1024, 1)} MiB; ${WRITES} writes`);
@@ -204,12 +208,18 @@ const realtime: Scenario = {
         log(`${name}: starting svc`);
         const svc = await startSvc(store);
         try {
-          const { url } = await call<{ url: string }>(svc.url, 'POST', '/v1/realtime/token', svc.key, { collections: ['rt'] });
-          const wsUrl = url.replace(/^ws:\/\/[^/]+/, svc.url.replace(/^http/, 'ws'));
+          // svc lets one token open at most 100 sockets (LIMIT_REALTIME_SOCKETS_PER_TOKEN): one token per 100, as separate clients would have.
+          const wsUrls: string[] = [];
+          for (let i = 0; i < Math.ceil(sockets / SOCKETS_PER_TOKEN); i++) {
+            const { url } = await call<{ url: string }>(svc.url, 'POST', '/v1/realtime/token', svc.key, { collections: ['rt'] });
+            wsUrls.push(url.replace(/^ws:\/\/[^/]+/, svc.url.replace(/^http/, 'ws')));
+          }
+          const wsUrl = wsUrls[0];
           // A first write creates the collection (and warms the write path) before any socket opens.
           await call(svc.url, 'POST', '/v1/rt/docs', svc.key, doc(-1));
           const target: Target = {
             wsUrl,
+            wsUrls: Array.from({ length: sockets }, (_, i) => wsUrls[Math.floor(i / SOCKETS_PER_TOKEN)]),
             pid: svc.child.pid,
             write: (i, mark) => call(svc.url, 'POST', '/v1/rt/docs', svc.key, doc(i, mark)),
             bulk: (i) => call(svc.url, 'POST', '/v1/rt/bulk', svc.key, { documents: Array.from({ length: BULK }, (_, j) => doc(i * BULK + j)) }),
