@@ -188,6 +188,7 @@ export interface paths {
                     /** @description URL-encoded JSON, MongoDB-style: {"status":"open","score":{"$gte":10}} */
                     filter?: string;
                     limit: number;
+                    /** @description At most 10,000,000 */
                     offset: number;
                     /** @description createdAt, updatedAt, id or a field path such as author.name */
                     sortBy: string;
@@ -680,7 +681,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Update a document (JSON Merge Patch) */
+        /**
+         * Update a document (JSON Merge Patch)
+         * @description 204 with no body: the update was applied, but the collection's read rule hides the result from this public-key caller.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -717,6 +721,13 @@ export interface paths {
                             [key: string]: unknown;
                         };
                     };
+                };
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -2773,6 +2784,25 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -4510,7 +4540,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Collections with their document counts */
+        /**
+         * Collections with their document counts
+         * @description With a public key, only the collections whose read rule is true.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4663,7 +4696,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A token for the realtime WebSocket (1 hour, up to 100 sockets at once; they close with 4401 when its key or session ends) */
+        /**
+         * A token for the realtime WebSocket (1 hour, up to 100 sockets at once; they close with 4401 when its key or session ends)
+         * @description With a public key and an X-Session-Token the token belongs to that user: its sockets receive only the events the collections' read rules let the user see, and close when the session ends. With a public key alone it belongs to nobody. A secret key or an operator is not subject to rules (a session token is then ignored).
+         */
         post: {
             parameters: {
                 query?: never;
