@@ -116,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every feature, in one list: routes registered in this order, started when the app is ready,
   // stopped in reverse order when it closes.
   const features: Feature[] = [
-    { routes: (app) => operationsRoutes(app, { store, metrics, metricsToken: config.metricsToken }) },
+    { routes: (app) => operationsRoutes(app, { store, metrics, metricsToken: config.metricsToken, redis: limiter.health }) },
     { routes: (app) => adminRoutes(app, { store, publicUrl: config.publicUrl, limiter }) },
     { routes: (app) => setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) }) },
     { routes: (app) => userAdminRoutes(app, { store }) },

@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string;
+  /** DATABASE_CONNECT_TIMEOUT_MS and DATABASE_STATEMENT_TIMEOUT_MS: how long the store waits before a request gets 503 (store/timeouts.ts). */
+  storeTimeouts: Readonly<{ connectMs: number; statementMs: number }>;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   emailFrom: string;
@@ -118,6 +120,10 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     host: env.HOST || '0.0.0.0',
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl,
+    storeTimeouts: Object.freeze({
+      connectMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3000, 1),
+      statementMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1),
+    }),
     redisUrl: env.REDIS_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     emailFrom: env.EMAIL_FROM || 'svc <no-reply@localhost>',

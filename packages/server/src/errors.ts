@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CommitOutcomeUnknown, STORE_RETRY_AFTER_SECONDS, StoreUnavailable } from './store/errors.ts';
 
 /** The catalogue of stable error codes (API.md §0), with the HTTP status each one maps to. */
 export const ERROR_STATUS = {
@@ -101,6 +102,14 @@ function fromFastify(err: FastifyError, request: FastifyRequest): ApiError | und
  */
 export function toApiError(err: FastifyError, request: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof StoreUnavailable) {
+    // Not logged per request: during an outage that would be every request (/ready reports it).
+    return new ApiError('unavailable', 'The store is unreachable right now; retry shortly', undefined, { retryAfter: STORE_RETRY_AFTER_SECONDS });
+  }
+  if (err instanceof CommitOutcomeUnknown) {
+    request.log.error({ err }, 'COMMIT outcome unknown');
+    return new ApiError('internal', `The connection to the store was lost while committing: the write may or may not have been applied; read it back before retrying (request ${request.id})`);
+  }
   const known = fromFastify(err, request);
   if (known) return known;
   if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {

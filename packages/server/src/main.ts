@@ -11,9 +11,10 @@ import { newSetupToken } from './admin/setup.ts';
 /** config → store → app → listen; graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, config.storeTimeouts);
   const limiter = config.redisUrl ? redisLimiter(config.redisUrl) : localLimiter();
   const bus = config.redisUrl ? redisBus(config.redisUrl) : localBus();
+  await limiter.health?.settled;
   const setupToken = newSetupToken();
   const app = await buildApp({ config, store, limiter, bus, setupToken });
 

@@ -42,8 +42,8 @@ export async function ensureOperator(store: Store, email: string, password: stri
 }
 
 export async function countOperators(store: Store): Promise<number> {
-  const row = await store.get<{ n: number | string }>('SELECT count(*) AS n FROM operators');
-  return Number(row?.n ?? 0);
+  const row = await store.get<{ n: number }>('SELECT count(*) AS n FROM operators');
+  return row?.n ?? 0;
 }
 
 /** Signs an operator in: 401 `invalid_credentials` for a wrong e-mail or password, in the same time. */

@@ -115,7 +115,7 @@ export class AutoIndexer {
     const key = `${databaseId}\u0000${collection}\u0000${path}`;
     try {
       const { store } = this;
-      const count = async (sql: string, params: string[]) => Number((await store.get<{ n: number | string }>(sql, params))?.n ?? 0);
+      const count = async (sql: string, params: string[]) => (await store.get<{ n: number }>(sql, params))?.n ?? 0;
       // Built meanwhile by another instance: known from now on, and free for everyone.
       if (await count('SELECT count(*) AS n FROM document_indexes WHERE path = ?', [path])) {
         this.known.add(path);
@@ -141,13 +141,16 @@ export class AutoIndexer {
   private async build(databaseId: string, path: string, segments: string[]): Promise<void> {
     const name = `documents_by_path_${createHash('sha256').update(path).digest('hex').slice(0, 16)}`;
     try {
-      await this.store.run(this.store.dialect.createDocumentIndex(name, this.store.dialect.json.sortKeys(segments)));
-      await this.store.run(
-        'INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING',
-        [path, name, nowIso(), databaseId],
-      );
-      this.known.add(path);
-      await this.store.run('ANALYZE documents');
+      // Building an index on a large table outlasts a request's statement time-out.
+      await this.store.maintenance(async (q) => {
+        await q.run(this.store.dialect.createDocumentIndex(name, this.store.dialect.json.sortKeys(segments)));
+        await q.run(
+          'INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING',
+          [path, name, nowIso(), databaseId],
+        );
+        this.known.add(path);
+        await q.run('ANALYZE documents');
+      });
     } catch (e) {
       this.onError(e);
       await this.store.run(`DROP INDEX IF EXISTS ${name}`).catch(() => undefined);

@@ -279,17 +279,18 @@ export class DocumentsService {
     const where = `database_id = ? AND collection = ?${filter ? ` AND ${filter.sql}` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
     // The total rides along with the page as a column (one query instead of two): the collection's
-    // counter when unfiltered, else the database's version, which keys the CountCache.
+    // counter when unfiltered, else the database's version, which keys the CountCache. As text
+    // either way: the version is the 64-bit event counter (changes/read.ts).
     const extra = filter
-      ? { sql: '(SELECT last_event_id FROM databases WHERE id = ?)', params: [databaseId] }
-      : { sql: '(SELECT count FROM collections WHERE database_id = ? AND name = ?)', params: [databaseId, collection] };
-    const rows = await this.store.all<DocumentRow & { extra: number | string | null }>(
+      ? { sql: '(SELECT CAST(last_event_id AS TEXT) FROM databases WHERE id = ?)', params: [databaseId] }
+      : { sql: '(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ? AND name = ?)', params: [databaseId, collection] };
+    const rows = await this.store.all<DocumentRow & { extra: string | null }>(
       `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, ${extra.sql} AS extra FROM documents WHERE ${where}
        ORDER BY ${orderBy(dialect.json, sortField, q.sortOrder === 'desc')} LIMIT ? OFFSET ?`,
       [...extra.params, ...params, q.limit, q.offset],
     );
-    const known = rows.length ? rows[0].extra : (await this.store.get<{ v: number | string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
-    const total = filter ? await this.filteredTotal(databaseId, String(known ?? 0), where, params) : Number(known ?? 0);
+    const known = rows.length ? rows[0].extra : (await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
+    const total = filter ? await this.filteredTotal(databaseId, known ?? '0', where, params) : Number(known ?? 0);
     return `{"documents":${documentArrayJson(rows.map(jsonOfRow))},"total":${total},"limit":${q.limit},"offset":${q.offset}}`;
   }
 
@@ -298,19 +299,18 @@ export class DocumentsService {
     const key = this.counts.key(databaseId, version, where, params);
     const cached = this.counts.get(key);
     if (cached !== undefined) return cached;
-    const row = await this.store.get<{ n: number | string }>(`SELECT count(*) AS n FROM documents WHERE ${where}`, params);
-    const total = Number(row?.n ?? 0);
+    const row = await this.store.get<{ n: number }>(`SELECT count(*) AS n FROM documents WHERE ${where}`, params);
+    const total = row?.n ?? 0;
     this.counts.set(key, total);
     return total;
   }
 
   /** Every collection of a database that holds documents, with its count; `shown`: only those it accepts (a public key's, §10). */
   async collections(databaseId: string, shown?: (collection: string) => boolean): Promise<Array<{ name: string; count: number }>> {
-    const rows = await this.store.all<{ name: string; count: number | string }>(
+    const all = await this.store.all<{ name: string; count: number }>(
       'SELECT name, count FROM collections WHERE database_id = ? AND count > 0 ORDER BY name',
       [databaseId],
     );
-    const all = rows.map((r) => ({ name: r.name, count: Number(r.count) }));
     return shown ? all.filter((c) => shown(c.name)) : all;
   }
 }

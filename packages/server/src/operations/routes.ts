@@ -2,20 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
 import { metricsAccess, type Metrics } from './metrics.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, errorBody } from '../errors.ts';
+import type { RedisHealth } from '../infra/redis.ts';
+import { createReadiness } from './readiness.ts';
 
 /** §7: health, readiness, metrics and the OpenAPI document. */
-export function operationsRoutes(app: FastifyInstance, deps: { store: Store; metrics: Metrics; metricsToken?: string }): void {
+export function operationsRoutes(app: FastifyInstance, deps: { store: Store; metrics: Metrics; metricsToken?: string; redis?: RedisHealth }): void {
   const hidden = { hide: true };
   app.get('/health', { schema: { ...hidden, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
 
+  const readiness = createReadiness({ store: deps.store, redis: deps.redis, log: app.log });
   app.get('/ready', { schema: hidden }, async (_request, reply) => {
-    try {
-      await deps.store.ping();
-      return { status: 'ready' };
-    } catch {
-      return reply.code(503).send({ error: { code: 'internal', message: 'The store does not answer' } });
-    }
+    const report = await readiness.check();
+    if (report.status !== 'unavailable') return report;
+    // Also in the §0 error shape, as every error answer is.
+    return reply.code(503).send({ ...report, ...errorBody(new ApiError('unavailable', 'The store does not answer')) });
   });
 
   app.get('/metrics', { schema: hidden, onRequest: metricsAccess(deps.metricsToken) }, async (_request, reply) => {

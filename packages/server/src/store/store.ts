@@ -104,6 +104,11 @@ export interface Store extends Queryable {
    * On SQLite transactions are serialised in-process; on PostgreSQL each takes a pooled client.
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs slow maintenance statements (index builds, ANALYZE) without the per-statement time-out
+   * that bounds request work (StoreTimeouts): on PostgreSQL on a connection of its own.
+   */
+  maintenance<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Applies the numbered migrations not applied yet (safe to call from several instances). */
   migrate(): Promise<void>;
   /** Resolves when the store answers a trivial query. */

@@ -38,21 +38,20 @@ interface DeliveryRow {
   event_id: string;
   event: string;
   status: DeliveryStatus;
-  attempts: number | string;
+  attempts: number;
   next_attempt_at: string | null;
   last_attempt_at: string | null;
-  response_status: number | string | null;
+  response_status: number | null;
   created_at: string;
 }
 
 const COLUMNS = 'id, webhook_id, event_id, event, status, attempts, next_attempt_at, last_attempt_at, response_status, created_at';
-const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 function toDelivery(r: DeliveryRow): Delivery {
   return {
-    id: r.id, webhookId: r.webhook_id, eventId: r.event_id, event: r.event, status: r.status, attempts: Number(r.attempts),
+    id: r.id, webhookId: r.webhook_id, eventId: r.event_id, event: r.event, status: r.status, attempts: r.attempts,
     nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null, lastAttemptAt: r.last_attempt_at,
-    responseStatus: num(r.response_status), createdAt: r.created_at,
+    responseStatus: r.response_status, createdAt: r.created_at,
   };
 }
 
@@ -103,23 +102,23 @@ export async function listDeliveries(q: Queryable, webhookId: string, opts: { li
   const where = `webhook_id = ?${opts.status ? ' AND status = ?' : ''}`;
   const params: Param[] = opts.status ? [webhookId, opts.status] : [webhookId];
   const rows = await q.all<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [...params, opts.limit, opts.offset]);
-  const total = await q.get<{ n: number | string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params);
-  return { deliveries: rows.map(toDelivery), total: Number(total?.n ?? 0) };
+  const total = await q.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params);
+  return { deliveries: rows.map(toDelivery), total: total?.n ?? 0 };
 }
 
 /** Every recorded attempt of a delivery, oldest first. */
 export async function attemptLog(q: Queryable, deliveryId: string): Promise<AttemptLogEntry[]> {
-  const rows = await q.all<{ at: string; response_status: number | string | null; duration_ms: number | string; error: string | null; response_body: string | null }>(
+  const rows = await q.all<{ at: string; response_status: number | null; duration_ms: number; error: string | null; response_body: string | null }>(
     'SELECT at, response_status, duration_ms, error, response_body FROM webhook_attempts WHERE delivery_id = ? ORDER BY n',
     [deliveryId],
   );
-  return rows.map((r) => ({ at: r.at, responseStatus: num(r.response_status), durationMs: Number(r.duration_ms), error: r.error, responseBody: r.response_body }));
+  return rows.map((r) => ({ at: r.at, responseStatus: r.response_status, durationMs: r.duration_ms, error: r.error, responseBody: r.response_body }));
 }
 
 /** Pending deliveries of enabled webhooks (the queue depth metric). */
 export async function queueDepth(q: Queryable): Promise<number> {
-  const row = await q.get<{ n: number | string }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
-  return Number(row?.n ?? 0);
+  const row = await q.get<{ n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
+  return row?.n ?? 0;
 }
 
 /** A claimed delivery with what its attempt needs: the webhook's URL and secret as they are now. */
@@ -181,21 +180,21 @@ export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ clai
     const windowFull = candidates.length === window && chosen.length === candidates.length;
     if (chosen.length === 0) return { claimed: [], more, windowFull };
     const marks = chosen.map(() => '?').join(', ');
-    const rows = await tx.all<{ id: string; webhook_id: string; event_id: string; event: string; payload: string; attempts: number | string; series_start: number | string }>(
+    const rows = await tx.all<{ id: string; webhook_id: string; event_id: string; event: string; payload: string; attempts: number; series_start: number }>(
       `UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE id IN (${marks})
        RETURNING id, webhook_id, event_id, event, payload, attempts, series_start`,
       [opts.leaseUntil, token, ...chosen],
     );
     const hooks = [...taken.keys()];
-    const webhooks = await tx.all<{ id: string; url: string; secret: string; failure_streak: number | string }>(
+    const webhooks = await tx.all<{ id: string; url: string; secret: string; failure_streak: number }>(
       `SELECT id, url, secret, failure_streak FROM webhooks WHERE id IN (${hooks.map(() => '?').join(', ')})`, hooks,
     );
     const byId = new Map(webhooks.map((w) => [w.id, w]));
     const claimed = rows.map((r) => ({
       id: r.id, webhookId: r.webhook_id, eventId: r.event_id, event: r.event, payload: r.payload,
-      attempts: Number(r.attempts), seriesStart: Number(r.series_start),
+      attempts: r.attempts, seriesStart: r.series_start,
       url: byId.get(r.webhook_id)!.url, secret: byId.get(r.webhook_id)!.secret, leaseToken: token,
-      failureStreak: Number(byId.get(r.webhook_id)!.failure_streak),
+      failureStreak: byId.get(r.webhook_id)!.failure_streak,
     }));
     return { claimed, more, windowFull };
   });

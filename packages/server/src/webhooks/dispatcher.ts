@@ -212,12 +212,12 @@ export class Dispatcher {
       return;
     }
     const nowIso = new Date(now).toISOString();
-    const row = await tx.get<{ streak: number | string; since: string; enabled: number | string }>(
+    const row = await tx.get<{ streak: number; since: string; enabled: number }>(
       'UPDATE webhooks SET failure_streak = failure_streak + 1, failing_since = COALESCE(failing_since, ?) WHERE id = ? RETURNING failure_streak AS streak, failing_since AS since, enabled',
       [nowIso, webhookId],
     );
-    if (!row || Number(row.enabled) !== 1) return;
-    const streak = Number(row.streak);
+    if (!row || row.enabled !== 1) return;
+    const streak = row.streak;
     if (streak < this.o.disableAfterFailures || now - Date.parse(row.since) < this.o.disableAfterMs) return;
     const reason = `Disabled automatically at ${nowIso}: the last ${streak} deliveries failed, the first at ${row.since}` +
       (error ? ` (last error: ${error.slice(0, 200)})` : '');

@@ -30,7 +30,7 @@ interface WebhookRow {
   events: string;
   collections: string;
   description: string | null;
-  enabled: number | string;
+  enabled: number;
   disabled_reason: string | null;
   created_at: string;
   updated_at: string;
@@ -41,7 +41,7 @@ const COLUMNS = 'id, url, events, collections, description, enabled, disabled_re
 function toWebhook(r: WebhookRow): Webhook {
   return {
     id: r.id, url: r.url, events: JSON.parse(r.events), collections: JSON.parse(r.collections), description: r.description,
-    enabled: Number(r.enabled) === 1, disabledReason: r.disabled_reason, createdAt: r.created_at, updatedAt: r.updated_at,
+    enabled: r.enabled === 1, disabledReason: r.disabled_reason, createdAt: r.created_at, updatedAt: r.updated_at,
   };
 }
 
@@ -99,8 +99,8 @@ export class WebhooksService {
     await store.transaction(async (tx) => {
       // The database row lock serialises concurrent creates, so the limit holds on PostgreSQL too.
       await tx.get(`SELECT id FROM databases WHERE id = ?${store.dialect.lockRows}`, [databaseId]);
-      const count = await tx.get<{ n: number | string }>('SELECT count(*) AS n FROM webhooks WHERE database_id = ?', [databaseId]);
-      if (Number(count?.n ?? 0) >= this.deps.maxWebhooks) {
+      const count = await tx.get<{ n: number }>('SELECT count(*) AS n FROM webhooks WHERE database_id = ?', [databaseId]);
+      if ((count?.n ?? 0) >= this.deps.maxWebhooks) {
         throw new ApiError('conflict', `A database may have at most ${this.deps.maxWebhooks} webhooks`);
       }
       await tx.run(

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { redisLimiter } from '../../src/infra/limiter/redis.ts';
 import { localLimiter } from '../../src/infra/limiter/local.ts';
 import type { Limiter } from '../../src/infra/limiter/limiter.ts';
+import { redisBus } from '../../src/infra/bus/redis.ts';
 import type { ChangeEvent } from '../../src/changes/events.ts';
 import { createOperator } from '../../src/admin/operators.ts';
 import type { Clock } from '../../src/infra/clock.ts';
@@ -33,7 +34,7 @@ export interface TestServer {
 export interface StartOptions {
   /** Environment-style settings (API.md §9 names) on top of the test defaults. */
   env?: Record<string, string>;
-  /** Use a Redis limiter (needs Redis) instead of the local one. */
+  /** Use the Redis limiter and bus (needs Redis; env.REDIS_URL or the local one), as main.ts does with REDIS_URL. */
   redis?: boolean;
   /** Reuse an existing store (e.g. a second server on the same database). */
   db?: TestStore;
@@ -76,9 +77,12 @@ export async function startServer(kind: StoreKind, opts: StartOptions = {}): Pro
   const config = loadConfig({
     LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', ...opts.env,
   });
-  const limiter: Limiter = opts.redis ? redisLimiter(opts.env?.REDIS_URL ?? 'redis://127.0.0.1:6379') : localLimiter();
+  const redisUrl = opts.env?.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const limiter: Limiter = opts.redis ? redisLimiter(redisUrl) : localLimiter();
+  const bus = opts.redis ? redisBus(redisUrl) : undefined;
+  await limiter.health?.settled;
   const changes: ChangeEvent[] = [];
-  const app = await buildApp({ config, store: db.store, limiter, clock: opts.clock, logStream: opts.logStream, onChange: (events) => changes.push(...events) });
+  const app = await buildApp({ config, store: db.store, limiter, bus, clock: opts.clock, logStream: opts.logStream, onChange: (events) => changes.push(...events) });
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   let token: string | undefined;
@@ -103,6 +107,7 @@ export async function startServer(kind: StoreKind, opts: StartOptions = {}): Pro
     async close() {
       await app.close();
       await limiter.close();
+      await bus?.close();
       if (!opts.db) await db.drop();
     },
   };

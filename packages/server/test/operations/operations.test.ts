@@ -19,8 +19,10 @@ forEachStore('operations endpoints', (kind) => {
     assert.deepEqual(r.json, { status: 'ok' });
   });
 
-  test('GET /ready → 200 while the store answers, 503 when it does not', async () => {
-    assert.equal((await request(server, 'GET', '/ready', { root: true })).status, 200);
+  test('GET /ready → 200 while the store answers, 503 when it does not, saying which dependency is down', async () => {
+    const ok = await request(server, 'GET', '/ready', { root: true });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(ok.json, { status: 'ready', store: 'ok' }, 'no redis field without REDIS_URL');
     // A second server on its own connection to a store, whose connection is then closed.
     const db = await openTestStore(kind);
     const own = await openStore(db.url);
@@ -30,7 +32,7 @@ forEachStore('operations endpoints', (kind) => {
       await own.close();
       const r = await request(broken, 'GET', '/ready', { root: true });
       assert.equal(r.status, 503);
-      assert.equal(typeof (r.json as { error: { code: string } }).error.code, 'string');
+      assert.deepEqual(r.json, { status: 'unavailable', store: 'down', error: { code: 'unavailable', message: 'The store does not answer' } });
     } finally {
       await broken.close();
       await db.drop();

@@ -1,3 +1,5 @@
+import type { RedisHealth } from '../redis.ts';
+
 /** The outcome of counting one request against a fixed window. */
 export interface LimitResult {
   allowed: boolean;
@@ -20,5 +22,7 @@ export interface Limiter {
    * attempt reserved up front that turned out not to count, e.g. a sign-in with the right password).
    */
   refund(key: string, limit: number, windowSeconds?: number): void | Promise<void>;
+  /** The shared backend's health (Redis), for /ready and the log; absent when counting is local anyway. */
+  readonly health?: RedisHealth;
   close(): Promise<void>;
 }

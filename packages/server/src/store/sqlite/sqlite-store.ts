@@ -4,6 +4,8 @@ import { dirname } from 'node:path';
 import { runAfterCommit, type Dialect, type Param, type Queryable, type Row, type Store, type Transaction } from '../store.ts';
 import { applyMigrations } from '../migrations/apply.ts';
 import { sqliteJson } from './json-sql.ts';
+import { sqliteError } from './errors.ts';
+import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
 
 const dialect: Dialect = {
   name: 'sqlite',
@@ -29,7 +31,11 @@ class Connection implements Queryable {
   prepare(sql: string): Statement {
     let stmt = this.cache.get(sql);
     if (!stmt) {
-      stmt = this.db.prepare<unknown[], Row>(sql);
+      try {
+        stmt = this.db.prepare<unknown[], Row>(sql);
+      } catch (e) {
+        throw sqliteError(e);
+      }
       // Dynamic SQL (filters, bulk inserts) would grow the cache without bound.
       if (this.cache.size > 2000) this.cache.clear();
       this.cache.set(sql, stmt);
@@ -38,13 +44,25 @@ class Connection implements Queryable {
   }
 
   async all<T = Row>(sql: string, params: Param[] = []): Promise<T[]> {
-    return this.prepare(sql).all(...bind(params)) as T[];
+    try {
+      return this.prepare(sql).all(...bind(params)) as T[];
+    } catch (e) {
+      throw sqliteError(e);
+    }
   }
   async get<T = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
-    return this.prepare(sql).get(...bind(params)) as T | undefined;
+    try {
+      return this.prepare(sql).get(...bind(params)) as T | undefined;
+    } catch (e) {
+      throw sqliteError(e);
+    }
   }
   async run(sql: string, params: Param[] = []): Promise<number> {
-    return this.prepare(sql).run(...bind(params)).changes;
+    try {
+      return this.prepare(sql).run(...bind(params)).changes;
+    } catch (e) {
+      throw sqliteError(e);
+    }
   }
 }
 
@@ -93,16 +111,17 @@ export class SqliteStore implements Store {
   private queue: Promise<unknown> = Promise.resolve();
   private batch: Array<{ fn: (tx: Transaction) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
 
-  constructor(path: string) {
+  constructor(path: string, timeouts: StoreTimeouts = DEFAULT_STORE_TIMEOUTS) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const w = new Database(path);
     w.pragma('journal_mode = WAL');
     w.pragma('synchronous = NORMAL');
     w.pragma('foreign_keys = ON');
-    w.pragma('busy_timeout = 5000');
+    // A write waits this long for another process's lock (svc backup, a second server), then 503s.
+    w.pragma(`busy_timeout = ${timeouts.statementMs}`);
     this.writer = new Connection(w);
     const r = new Database(path, { readonly: false });
-    r.pragma('busy_timeout = 5000');
+    r.pragma(`busy_timeout = ${timeouts.statementMs}`);
     r.pragma('query_only = ON');
     this.reader = new Connection(r);
   }
@@ -157,7 +176,7 @@ export class SqliteStore implements Store {
       w.prepare('COMMIT').run();
     } catch (e) {
       if (w.db.inTransaction) w.prepare('ROLLBACK').run();
-      for (const item of batch) item.reject(e);
+      for (const item of batch) item.reject(sqliteError(e));
       return;
     }
     batch.forEach((item, i) => {
@@ -166,6 +185,11 @@ export class SqliteStore implements Store {
       runAfterCommit(outcome.tx.committed);
       item.resolve(outcome.value);
     });
+  }
+
+  /** One writer does everything on SQLite; the busy time-out is the only wait, and it is not per statement. */
+  maintenance<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    return fn(this);
   }
 
   async migrate(): Promise<void> {

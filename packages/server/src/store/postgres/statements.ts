@@ -1,0 +1,71 @@
+/** Rewrites portable `?` placeholders as `$1, $2…` (outside quoted literals). Pure: no cache. */
+export function toPgPlaceholders(sql: string): string {
+  let n = 0;
+  let quote: string | null = null;
+  let out = '';
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '?') {
+      out += `$${++n}`;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+const NAME_AFTER_USES = 3;
+const MAX_NAMED = 500;
+const MAX_NAMED_PARAMS = 32;
+const MAX_TRACKED = 5000;
+
+/**
+ * The statement state of one store (one pool): the `$n` text of each portable statement, and
+ * which statements have become named prepared statements.
+ *
+ * Statements that recur become named prepared statements, so PostgreSQL parses and plans them
+ * once per connection instead of on every request. Only short text seen a few times is named:
+ * dynamic SQL (filters) and multi-row writes stay unnamed; a generic plan for a bulk insert of
+ * hundreds of rows measured several times slower than planning it each time. At most MAX_NAMED.
+ * pg remembers per connection which names it has prepared, so a connection opened after an
+ * outage prepares them again by itself.
+ */
+export class PgStatements {
+  private readonly converted = new Map<string, string>();
+  private readonly uses = new Map<string, number>();
+  private readonly names = new Map<string, string>();
+
+  /** The `$n` text of a `?` statement, converted once. */
+  text(sql: string): string {
+    let out = this.converted.get(sql);
+    if (out === undefined) {
+      out = toPgPlaceholders(sql);
+      // Dynamic SQL (filters, bulk inserts) would grow the cache without bound.
+      if (this.converted.size > MAX_TRACKED) this.converted.clear();
+      this.converted.set(sql, out);
+    }
+    return out;
+  }
+
+  /** The prepared-statement name for this text, once it has recurred; undefined: run it unnamed. */
+  name(text: string, paramCount: number): string | undefined {
+    if (paramCount > MAX_NAMED_PARAMS) return undefined;
+    const named = this.names.get(text);
+    if (named !== undefined || this.names.size >= MAX_NAMED) return named;
+    const n = (this.uses.get(text) ?? 0) + 1;
+    if (n < NAME_AFTER_USES) {
+      if (this.uses.size > MAX_TRACKED) this.uses.clear();
+      this.uses.set(text, n);
+      return undefined;
+    }
+    this.uses.delete(text);
+    const name = `svc_${this.names.size + 1}`;
+    this.names.set(text, name);
+    return name;
+  }
+}
