@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
 import { ErrorResponse, errorResponses, NoContent } from '../http/error-schema.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
@@ -17,12 +18,14 @@ import {
  * sign-in is under the per-account limit of §2.1 (10 failures per operator and client IP per 15 minutes).
  */
 export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUrl: string; limiter: Limiter }): void {
+  // Request types come from the route schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = deps;
   const tags = ['admin'];
   const operator = { access: 'operator' as const };
   const errors = errorResponses(400, 401, 403, 404);
 
-  app.post<{ Body: Static<typeof SignInBody> }>('/v1/admin/sign-in', {
+  api.post('/v1/admin/sign-in', {
     config: { access: 'open' },
     schema: { tags, summary: 'Operator sign-in', body: SignInBody, response: { 200: SignInResponse, 429: ErrorResponse, ...errors } },
   }, async (request) => {
@@ -30,14 +33,14 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
     return limitFailedAttempts(deps.limiter, { account: operatorAccount(normalizeEmail(email)), ip: request.ip }, () => signInOperator(store, email, password));
   });
 
-  app.post('/v1/admin/sign-out', {
+  api.post('/v1/admin/sign-out', {
     config: operator, schema: { tags, summary: 'End this operator session', response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await signOutOperator(store, request.operatorToken!);
     return reply.code(204).send();
   });
 
-  app.get('/v1/admin/me', {
+  api.get('/v1/admin/me', {
     config: operator,
     schema: {
       tags, summary: 'The signed-in operator, and the address users reach (PUBLIC_URL: OAuth callbacks are built from it)',
@@ -45,36 +48,36 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
     },
   }, async (request) => ({ operator: request.operator!, publicUrl: deps.publicUrl }));
 
-  app.post<{ Body: Static<typeof CreateOperatorBody> }>('/v1/admin/operators', {
+  api.post('/v1/admin/operators', {
     config: operator, schema: { tags, summary: 'Create another operator', body: CreateOperatorBody, response: { 201: Type.Object({ operator: OperatorSchema }), ...errorResponses(400, 401, 403, 404, 409) } },
   }, async (request, reply) => reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password) }));
 
-  app.post<{ Body: Static<typeof CreateDatabaseBody> }>('/v1/admin/databases', {
+  api.post('/v1/admin/databases', {
     config: operator,
     schema: { tags, summary: 'Create a database and its first secret key (shown once)', body: CreateDatabaseBody, response: { 201: Type.Object({ database: DatabaseSchema, key: NewKeySchema }), ...errors } },
   }, async (request, reply) => reply.code(201).send(await createDatabase(store, request.body.name)));
 
-  app.get('/v1/admin/databases', {
+  api.get('/v1/admin/databases', {
     config: operator, schema: { tags, summary: 'List databases', response: { 200: Type.Object({ databases: Type.Array(DatabaseSchema) }), ...errors } },
   }, async () => ({ databases: await listDatabases(store) }));
 
-  app.get<{ Params: Static<typeof IdParams> }>('/v1/admin/databases/:id', {
+  api.get('/v1/admin/databases/:id', {
     config: operator, schema: { tags, summary: 'Get a database', params: IdParams, response: { 200: Type.Object({ database: DatabaseSchema }), ...errors } },
   }, async (request) => ({ database: await getDatabase(store, request.params.id) }));
 
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof PatchDatabaseBody> }>('/v1/admin/databases/:id', {
+  api.patch('/v1/admin/databases/:id', {
     config: operator,
     schema: { tags, summary: 'Rename a database or merge its settings', params: IdParams, body: PatchDatabaseBody, response: { 200: Type.Object({ database: DatabaseSchema }), ...errors } },
   }, async (request) => ({ database: await updateDatabase(store, request.params.id, request.body) }));
 
-  app.delete<{ Params: Static<typeof IdParams> }>('/v1/admin/databases/:id', {
+  api.delete('/v1/admin/databases/:id', {
     config: operator, schema: { tags, summary: 'Delete a database and everything in it', params: IdParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await deleteDatabase(store, request.params.id);
     return reply.code(204).send();
   });
 
-  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof CreateKeyBody> }>('/v1/admin/databases/:id/keys', {
+  api.post('/v1/admin/databases/:id/keys', {
     config: operator,
     schema: { tags, summary: 'Create an API key (shown once)', params: IdParams, body: CreateKeyBody, response: { 201: NewKeySchema, ...errors } },
   }, async (request, reply) => {
@@ -82,14 +85,14 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
     return reply.code(201).send(await createKey(store, request.params.id, request.body.kind, request.body.name ?? null));
   });
 
-  app.get<{ Params: Static<typeof IdParams> }>('/v1/admin/databases/:id/keys', {
+  api.get('/v1/admin/databases/:id/keys', {
     config: operator, schema: { tags, summary: 'List API keys (hints only)', params: IdParams, response: { 200: Type.Object({ keys: Type.Array(KeySchema) }), ...errors } },
   }, async (request) => {
     await getDatabase(store, request.params.id);
     return { keys: await listKeys(store, request.params.id) };
   });
 
-  app.delete<{ Params: Static<typeof KeyParams> }>('/v1/admin/databases/:id/keys/:keyId', {
+  api.delete('/v1/admin/databases/:id/keys/:keyId', {
     config: operator, schema: { tags, summary: 'Revoke an API key at once', params: KeyParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await revokeKey(store, request.params.id, request.params.keyId);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../http/error-schema.ts';
 import { SignInResponse } from './schemas.ts';
 import type { FirstRunSetup } from './setup.ts';
@@ -10,13 +11,15 @@ const SetupBody = Type.Object({
 
 /** First-run routes: open (rate-limited by IP), useful only until the first operator exists. */
 export function setupRoutes(app: FastifyInstance, deps: { setup: FirstRunSetup }): void {
+  // Request types come from the route schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['admin'];
-  app.get('/v1/admin/setup', {
+  api.get('/v1/admin/setup', {
     config: { access: 'open' },
     schema: { tags, summary: 'Whether the instance still needs its first operator', response: { 200: Type.Object({ needsSetup: Type.Boolean() }) } },
   }, async () => ({ needsSetup: await deps.setup.needsSetup() }));
 
-  app.post<{ Body: Static<typeof SetupBody> }>('/v1/admin/setup', {
+  api.post('/v1/admin/setup', {
     config: { access: 'open' },
     schema: {
       tags, summary: 'Create the first operator with the setup token printed in the server log', body: SetupBody,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
 import { errorResponses, NoContent } from '../http/error-schema.ts';
 import { getDatabase } from '../databases/databases.ts';
@@ -19,12 +20,14 @@ const ListQuery = Type.Object({
 
 /** End-user management for the dashboard's Users page (operator only). */
 export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  // Request types come from the route schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = deps;
   const tags = ['admin'];
   const config = { access: 'operator' as const };
   const errors = errorResponses(400, 401, 403, 404);
 
-  app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof ListQuery> }>('/v1/admin/databases/:id/users', {
+  api.get('/v1/admin/databases/:id/users', {
     config,
     schema: {
       tags, summary: "List a database's end users, newest first; `search` matches part of the e-mail", params: IdParams, querystring: ListQuery,
@@ -36,7 +39,7 @@ export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): v
     return listUsers(store, request.params.id, { search, limit, offset });
   });
 
-  app.get<{ Params: Static<typeof UserParams> }>('/v1/admin/databases/:id/users/:userId', {
+  api.get('/v1/admin/databases/:id/users/:userId', {
     config,
     schema: {
       tags, summary: 'One end user with its live session count and linked providers', params: UserParams,
@@ -44,14 +47,14 @@ export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): v
     },
   }, async (request) => getUser(store, request.params.id, request.params.userId));
 
-  app.delete<{ Params: Static<typeof UserParams> }>('/v1/admin/databases/:id/users/:userId', {
+  api.delete('/v1/admin/databases/:id/users/:userId', {
     config, schema: { tags, summary: 'Delete an end user, its sessions and identities', params: UserParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await deleteUser(store, request.params.id, request.params.userId);
     return reply.code(204).send();
   });
 
-  app.post<{ Params: Static<typeof UserParams> }>('/v1/admin/databases/:id/users/:userId/sign-out', {
+  api.post('/v1/admin/databases/:id/users/:userId/sign-out', {
     config,
     schema: {
       tags, summary: "End every session of an end user (sign out everywhere)", params: UserParams,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { principalOf } from '../http/auth.ts';
 import { ErrorResponse } from '../http/error-schema.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
@@ -40,6 +40,8 @@ const redirect = (reply: FastifyReply, step: BrowserStep) => {
  * public key in the query. Password checks go through the per-account limit of §2.1.
  */
 export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+  // Request types come from the route schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { auth, links, oauth, limiter } = deps;
   const tags = ['auth'];
   const key = { access: 'key' as const };
@@ -50,25 +52,25 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
    * happens (API.md §2), with the mail sent in the background unless the e-mail is past its limit.
    */
   const requestLink = async (
-    request: FastifyRequest<{ Body: { email: string; redirectUrl?: string } }>, reply: FastifyReply, route: MailLimited,
+    request: FastifyRequest, body: { email: string; redirectUrl?: string }, reply: FastifyReply, route: MailLimited,
     send: (databaseId: string, email: string, target: LinkTarget) => void,
   ) => {
     const databaseId = databaseOf(request);
-    const email = validEmail(request.body.email);
-    const target = await links.target(databaseId, request.body.redirectUrl);
+    const email = validEmail(body.email);
+    const target = await links.target(databaseId, body.redirectUrl);
     if (await withinMailLimit(limiter, route, databaseId, email)) send(databaseId, email, target);
     else request.log.info(`${route}: per-e-mail limit reached, no mail sent`);
     return reply.code(202).send({});
   };
 
-  app.post<{ Body: Static<typeof SignUpBody> }>('/v1/auth/sign-up', {
+  api.post('/v1/auth/sign-up', {
     config: key, schema: { tags, summary: 'Create an account with a password and sign in', body: SignUpBody, response: { 201: SignedInResponse, 409: ErrorResponse, ...errors } },
   }, async (request, reply) => {
     const { email, password, name } = request.body;
     return reply.code(201).send(await auth.signUp(databaseOf(request), email, password, name ?? undefined));
   });
 
-  app.post<{ Body: Static<typeof SignInBody> }>('/v1/auth/sign-in', {
+  api.post('/v1/auth/sign-in', {
     config: key, schema: { tags, summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SignedInResponse, ...errors } },
   }, async (request) => {
     const databaseId = databaseOf(request);
@@ -76,26 +78,26 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     return limitFailedAttempts(limiter, { account: userAccount(databaseId, email), ip: request.ip }, () => auth.signIn(databaseId, email, request.body.password));
   });
 
-  app.post('/v1/auth/sign-out', {
+  api.post('/v1/auth/sign-out', {
     config: key, schema: { tags, summary: 'End the session in X-Session-Token', headers: SessionHeaders, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await auth.signOut(await current(request));
     return reply.code(204).send();
   });
 
-  app.get('/v1/auth/me', {
+  api.get('/v1/auth/me', {
     config: key, schema: { tags, summary: 'The signed-in user', headers: SessionHeaders, response: { 200: UserResponse, ...errors } },
   }, async (request) => ({ user: toUser((await current(request)).user) }));
 
-  app.patch<{ Body: Static<typeof PatchMeBody> }>('/v1/auth/me', {
+  api.patch('/v1/auth/me', {
     config: key, schema: { tags, summary: "Change the signed-in user's name or avatar", headers: SessionHeaders, body: PatchMeBody, response: { 200: UserResponse, ...errors } },
   }, async (request) => ({ user: await auth.updateProfile(await current(request), request.body) }));
 
-  app.post('/v1/auth/refresh', {
+  api.post('/v1/auth/refresh', {
     config: key, schema: { tags, summary: 'Extend the session to now + its lifetime (same token)', headers: SessionHeaders, response: { 200: SignedInResponse, ...errors } },
   }, async (request) => auth.refresh(await current(request)));
 
-  app.post<{ Body: Static<typeof ChangePasswordBody> }>('/v1/auth/change-password', {
+  api.post('/v1/auth/change-password', {
     config: key, schema: { tags, summary: 'Change the password; ends every other session', headers: SessionHeaders, body: ChangePasswordBody, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     const me = await current(request);
@@ -104,11 +106,11 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     return reply.code(204).send();
   });
 
-  app.post<{ Body: Static<typeof ForgotPasswordBody> }>('/v1/auth/forgot-password', {
+  api.post('/v1/auth/forgot-password', {
     config: key, schema: { tags, summary: 'Mail a password-reset link (valid 1 hour) if the account exists', body: ForgotPasswordBody, response: { 202: AcceptedResponse, ...errors } },
-  }, async (request, reply) => requestLink(request, reply, 'forgot-password', (db, email, target) => links.requestReset(db, email, target)));
+  }, async (request, reply) => requestLink(request, request.body, reply, 'forgot-password', (db, email, target) => links.requestReset(db, email, target)));
 
-  app.post<{ Body: Static<typeof ResetPasswordBody> }>('/v1/auth/reset-password', {
+  api.post('/v1/auth/reset-password', {
     config: key, schema: { tags, summary: 'Set a new password with the token of a reset link; ends every session', body: ResetPasswordBody, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     const { email, token, newPassword } = request.body;
@@ -116,15 +118,15 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     return reply.code(204).send();
   });
 
-  app.post<{ Body: Static<typeof MagicLinkBody> }>('/v1/auth/magic-link', {
+  api.post('/v1/auth/magic-link', {
     config: key, schema: { tags, summary: 'Mail a sign-in link (valid 15 minutes)', body: MagicLinkBody, response: { 202: AcceptedResponse, ...errors } },
-  }, async (request, reply) => requestLink(request, reply, 'magic-link', (db, email, target) => links.requestMagicLink(db, email, target)));
+  }, async (request, reply) => requestLink(request, request.body, reply, 'magic-link', (db, email, target) => links.requestMagicLink(db, email, target)));
 
-  app.post<{ Body: Static<typeof VerifyMagicLinkBody> }>('/v1/auth/magic-link/verify', {
+  api.post('/v1/auth/magic-link/verify', {
     config: key, schema: { tags, summary: 'Sign in with the token of a magic link (creates the account if needed)', body: VerifyMagicLinkBody, response: { 200: SignedInResponse, ...errors } },
   }, async (request) => links.verifyMagicLink(databaseOf(request), normalizeEmail(request.body.email), request.body.token));
 
-  app.get<{ Params: Static<typeof ProviderParams>; Querystring: Static<typeof OAuthStartQuery> }>('/v1/auth/oauth/:provider', {
+  api.get('/v1/auth/oauth/:provider', {
     config: { access: 'open' },
     schema: {
       tags, summary: 'Start signing in with Google or GitHub (a browser navigation; the public key goes in the query)', security: [],
@@ -132,7 +134,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     },
   }, async (request, reply) => redirect(reply, await oauth.start(request.params.provider, request.query.key, request.query.redirectUrl)));
 
-  app.get<{ Params: Static<typeof ProviderParams>; Querystring: Static<typeof OAuthCallbackQuery> }>('/v1/auth/oauth/:provider/callback', {
+  api.get('/v1/auth/oauth/:provider/callback', {
     config: { access: 'open' },
     schema: {
       tags, summary: "The provider's redirect back: on to redirectUrl?token= or ?error=", security: [],

@@ -1,4 +1,4 @@
-import { Type, type TNull } from '@sinclair/typebox';
+import { Type, type TUnsafe } from '@sinclair/typebox';
 
 /** The §0 error shape, for OpenAPI. */
 export const ErrorResponse = Type.Object({
@@ -15,5 +15,8 @@ export function errorResponses<S extends number>(...statuses: S[]): Record<S, ty
   return Object.fromEntries(statuses.map((s) => [s, ErrorResponse])) as Record<S, typeof ErrorResponse>;
 }
 
-/** The body of a 204 answer: none. */
-export const NoContent: TNull = Type.Null({ description: 'No content' });
+/**
+ * The body of a 204 answer: none. Typed `undefined`, not `null`, so a typed route's
+ * `reply.code(204).send()` needs no payload (OpenAPI still reads `{"type": "null"}`).
+ */
+export const NoContent: TUnsafe<undefined> = Type.Unsafe<undefined>(Type.Null({ description: 'No content' }));

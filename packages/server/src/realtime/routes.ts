@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import { principalOf } from '../http/auth.ts';
@@ -25,7 +26,9 @@ const TokenResponse = Type.Object({
 
 /** §3: POST /v1/realtime/token. The WebSocket itself is not a route: see upgrade.ts. */
 export function realtimeTokenRoute(app: FastifyInstance, deps: TokenRouteDeps): void {
-  app.post<{ Body: Static<typeof TokenBody> }>('/v1/realtime/token', {
+  // Request types come from the route schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  api.post('/v1/realtime/token', {
     config: { access: 'key' },
     schema: {
       tags: ['realtime'],

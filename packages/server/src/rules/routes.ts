@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import { ErrorResponse } from '../http/error-schema.ts';
 import type { Rules } from './types.ts';
@@ -26,15 +27,17 @@ export function rulesRoutes(app: FastifyInstance, deps: {
   read(databaseId: string): Promise<Rules>;
   save(databaseId: string, rules: unknown): Promise<Rules>;
 }): void {
+  // Request types come from the route schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['rules'];
   const config = { access: 'secret' as const };
   const errors = { 401: ErrorResponse, 403: ErrorResponse };
 
-  app.get('/v1/rules', {
+  api.get('/v1/rules', {
     config, schema: { tags, summary: 'The access rules of public keys, as last written ({"*": {"read": true}} when none were set)', response: { 200: RulesResponse, ...errors } },
   }, async (request) => ({ rules: await deps.read(principalOf(request).databaseId) }));
 
-  app.put<{ Body: Static<typeof RulesBody> }>('/v1/rules', {
+  api.put('/v1/rules', {
     config, schema: { tags, summary: 'Replace the access rules whole; they apply at once', body: RulesBody, response: { 200: RulesResponse, 400: ErrorResponse, ...errors } },
   }, async (request) => ({ rules: await deps.save(principalOf(request).databaseId, request.body.rules) }));
 }
