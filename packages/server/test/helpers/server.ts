@@ -42,6 +42,8 @@ export interface StartOptions {
   clock?: Clock;
   /** Where the server logs (set env.LOG_LEVEL too; the default level is silent). */
   logStream?: DestinationStream;
+  /** The first-run setup token (main.ts prints one while no operator exists); the server makes no operator until `operatorToken()`. */
+  setupToken?: string;
 }
 
 /** A port nobody listens on right now. */
@@ -59,12 +61,15 @@ export function freePort(): Promise<number> {
 /** A database made by `createDatabase`: its id and a secret and a public key. */
 export type TestDatabase = Awaited<ReturnType<TestServer['createDatabase']>>;
 
-/** Starts a server with one database before the suite's tests and closes it after them. */
-export function useServer(kind: StoreKind, opts: StartOptions = {}): { server: TestServer; db: TestDatabase } {
+/**
+ * Starts a server with one database before the suite's tests and closes it after them.
+ * `databaseName` names that database (mails carry it); by default a random name.
+ */
+export function useServer(kind: StoreKind, opts: StartOptions & { databaseName?: string } = {}): { server: TestServer; db: TestDatabase } {
   const ctx = {} as { server: TestServer; db: TestDatabase };
   before(async () => {
     ctx.server = await startServer(kind, opts);
-    ctx.db = await ctx.server.createDatabase();
+    ctx.db = await ctx.server.createDatabase(opts.databaseName);
   });
   after(() => ctx.server?.close());
   return ctx;
@@ -82,7 +87,7 @@ export async function startServer(kind: StoreKind, opts: StartOptions = {}): Pro
   const bus = opts.redis ? redisBus(redisUrl) : undefined;
   await limiter.health?.settled;
   const changes: ChangeEvent[] = [];
-  const app = await buildApp({ config, store: db.store, limiter, bus, clock: opts.clock, logStream: opts.logStream, onChange: (events) => changes.push(...events) });
+  const app = await buildApp({ config, store: db.store, limiter, bus, clock: opts.clock, logStream: opts.logStream, setupToken: opts.setupToken, onChange: (events) => changes.push(...events) });
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   let token: string | undefined;
