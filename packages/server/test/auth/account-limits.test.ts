@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { forEachStore, missingServices, REDIS_URL } from '../helpers/stores.ts';
-import { errorCode, request, startServer, useServer, type Response, type TestServer } from '../helpers/server.ts';
+import { errorCode, startServer, useServer, type Response, type TestServer } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
 import { newUser, type SignedIn } from '../helpers/auth-client.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -13,8 +14,7 @@ const freshIp = () => `10.${[...randomBytes(3)].join('.')}`;
 
 /** A 429 as §0 and §5 describe it: `rate_limited`, `retryAfter` in the body and the same Retry-After header. */
 function assertLimited(r: Response, why: string): void {
-  assert.equal(r.status, 429, `${why}: ${r.text}`);
-  assert.equal(errorCode(r), 'rate_limited', why);
+  assertError(r, 429, 'rate_limited', why);
   const retryAfter = (r.json as { retryAfter: number }).retryAfter;
   assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 15 * 60, `${why}: retryAfter ${retryAfter}`);
   assert.equal(r.headers.get('retry-after'), String(retryAfter), why);
@@ -26,17 +26,19 @@ function assertLimited(r: Response, why: string): void {
  * comes from X-Forwarded-For (TRUST_PROXY=true), so one test plays several addresses.
  */
 forEachStore('auth: per-account limits of failed attempts', (kind) => {
-  const ctx = useServer(kind, { env: { TRUST_PROXY: 'true' } });
-  const signIn = (email: string, password: string, ip: string, key = ctx.db.publicKey, server: TestServer = ctx.server) =>
-    request(server, 'POST', '/auth/sign-in', { key, body: { email, password }, headers: { 'x-forwarded-for': ip } });
-  const changePassword = (token: string, currentPassword: string, ip: string) =>
-    request(ctx.server, 'POST', '/auth/change-password', { key: ctx.db.publicKey, body: { currentPassword, newPassword: 'a brand new password' }, headers: { 'x-session-token': token, 'x-forwarded-for': ip } });
+  const t = useServer(kind, { env: { TRUST_PROXY: 'true' } });
+  const pub = apiClient(() => t.server, () => t.db.publicKey);
+  const signIn = (email: string, password: string, ip: string, key = t.db.publicKey, server: TestServer = t.server) =>
+    apiClient(server, key).request('POST', '/auth/sign-in', { body: { email, password }, headers: { 'x-forwarded-for': ip } });
+  /** change-password as the session `token`, from `ip`. */
+  const changePassword = (token: string, currentPassword: string, ip: string, newPassword = 'a brand new password') =>
+    pub.request('POST', '/auth/change-password', { body: { currentPassword, newPassword }, headers: { 'x-session-token': token, 'x-forwarded-for': ip } });
   const fail10 = async (call: (i: number) => Promise<Response>, status: number) => {
     for (let i = 0; i < 10; i += 1) assert.equal((await call(i)).status, status, `failure ${i + 1}`);
   };
 
   test('sign-in: 10 failures from one IP, then 429 there even with the right password; another IP signs in', async () => {
-    const { server, db } = ctx;
+    const { server, db } = t;
     await newUser(server, db.secretKey, 'brute@example.com');
     const [attacker, owner] = [freshIp(), freshIp()];
     await fail10((i) => signIn('brute@example.com', `guess number ${i}`, attacker), 401);
@@ -51,7 +53,7 @@ forEachStore('auth: per-account limits of failed attempts', (kind) => {
   });
 
   test('sign-in: only failures count, not successful sign-ins', async () => {
-    await newUser(ctx.server, ctx.db.secretKey, 'busy@example.com');
+    await newUser(t.server, t.db.secretKey, 'busy@example.com');
     const ip = freshIp();
     for (let i = 0; i < 9; i += 1) assert.equal((await signIn('busy@example.com', `typo ${i}`, ip)).status, 401);
     for (let i = 0; i < 5; i += 1) assert.equal((await signIn('busy@example.com', PASSWORD, ip)).status, 200, `sign-in ${i + 1} after 9 failures`);
@@ -66,8 +68,7 @@ forEachStore('auth: per-account limits of failed attempts', (kind) => {
   });
 
   test('change-password: 10 wrong current passwords from one IP, then 429 with the right one; another IP changes it', async () => {
-    const { server, db } = ctx;
-    const u = await newUser(server, db.secretKey, 'stolen-session@example.com');
+    const u = await newUser(t.server, t.db.secretKey, 'stolen-session@example.com');
     const [thief, owner] = [freshIp(), freshIp()];
     await fail10((i) => changePassword(u.session.token, `guess ${i} guess`, thief), 400);
     assertLimited(await changePassword(u.session.token, PASSWORD, thief), 'the right current password from the same IP');
@@ -77,18 +78,14 @@ forEachStore('auth: per-account limits of failed attempts', (kind) => {
   });
 
   test('change-password: a weak new password is not a failed guess', async () => {
-    const u = await newUser(ctx.server, ctx.db.secretKey, 'weak-new@example.com');
+    const u = await newUser(t.server, t.db.secretKey, 'weak-new@example.com');
     const ip = freshIp();
-    for (let i = 0; i < 12; i += 1) {
-      const r = await request(ctx.server, 'POST', '/auth/change-password', {
-        key: ctx.db.publicKey, body: { currentPassword: PASSWORD, newPassword: 'short' }, headers: { 'x-session-token': u.session.token, 'x-forwarded-for': ip },
-      });
-      assert.equal(errorCode(r), 'weak_password');
-    }
+    for (let i = 0; i < 12; i += 1) assert.equal(errorCode(await changePassword(u.session.token, PASSWORD, ip, 'short')), 'weak_password');
     assert.equal((await changePassword(u.session.token, PASSWORD, ip)).status, 204);
   });
 
   test('with the Redis limiter, two instances share the count', { skip: redisMissing }, async () => {
+    // Two instances on one store, so not useServer().
     const env = { TRUST_PROXY: 'true', REDIS_URL };
     const a = await startServer(kind, { redis: true, env });
     const b = await startServer(kind, { redis: true, env, db: a.db });

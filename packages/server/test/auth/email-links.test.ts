@@ -1,47 +1,43 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+import { errorCode, useServer } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { auth, newUser, type SignedIn } from '../helpers/auth-client.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
 import { ManualClock } from '../../src/infra/clock.ts';
 
 const MINUTE = 60_000;
 const REDIRECT = 'http://localhost:5173/auth/callback';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 forEachStore('auth: reset and magic links over SMTP', (kind) => {
-  let server: TestServer;
   let sink: SmtpSink;
-  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
   const logs: string[] = [];
   const clock = new ManualClock(Date.parse('2026-03-01T08:00:00.000Z'));
-  before(async () => {
-    sink = await startSmtpSink();
-    server = await startServer(kind, {
-      clock,
-      env: { SMTP_URL: sink.url, EMAIL_FROM: 'Mail App <auth@svc.test>', LOG_LEVEL: 'info' },
-      logStream: { write: (line: string) => void logs.push(line) },
-    });
-    db = await server.createDatabase('Mail App');
-  });
-  after(async () => {
-    await server.close();
-    await sink.close();
-  });
+  before(async () => { sink = await startSmtpSink(); });
+  const t = useServer(kind, () => ({
+    clock, databaseName: 'Mail App',
+    env: { SMTP_URL: sink.url, EMAIL_FROM: 'Mail App <auth@svc.test>', LOG_LEVEL: 'info' },
+    logStream: { write: (line: string) => void logs.push(line) },
+  }));
+  after(() => sink.close());
+  /** The public key, or another key given per request. */
+  const pub = apiClient(() => t.server, () => t.db.publicKey);
 
   /** `redirectUrl` null: none in the body. */
-  const forgot = (email: string, redirectUrl: string | null = REDIRECT, key = db.publicKey) =>
-    request(server, 'POST', '/auth/forgot-password', { key, body: redirectUrl === null ? { email } : { email, redirectUrl } });
-  const magic = (email: string, redirectUrl: string = REDIRECT, key = db.publicKey) =>
-    request(server, 'POST', '/auth/magic-link', { key, body: { email, redirectUrl } });
+  const forgot = (email: string, redirectUrl: string | null = REDIRECT, key = t.db.publicKey) =>
+    pub.request('POST', '/auth/forgot-password', { key, body: redirectUrl === null ? { email } : { email, redirectUrl } });
+  const magic = (email: string, redirectUrl: string = REDIRECT, key = t.db.publicKey) =>
+    pub.request('POST', '/auth/magic-link', { key, body: { email, redirectUrl } });
   const reset = (email: string, token: string, newPassword: string) =>
-    request(server, 'POST', '/auth/reset-password', { key: db.publicKey, body: { email, token, newPassword } });
-  const verify = (email: string, token: string, key = db.publicKey) =>
-    request(server, 'POST', '/auth/magic-link/verify', { key, body: { email, token } });
+    pub.request('POST', '/auth/reset-password', { body: { email, token, newPassword } });
+  const verify = (email: string, token: string, key = t.db.publicKey) =>
+    pub.request('POST', '/auth/magic-link/verify', { key, body: { email, token } });
 
   test('forgot-password mails a reset link; reset-password sets the password, is single use and ends every session', async () => {
-    const u = await newUser(server, db.secretKey, 'reset@example.com');
+    const u = await newUser(t.server, t.db.secretKey, 'reset@example.com');
     const r = await forgot(' Reset@Example.com ');
     assert.equal(r.status, 202);
     assert.deepEqual(r.json, {});
@@ -54,19 +50,18 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
     const token = link.searchParams.get('token')!;
     assert.ok(Buffer.from(token, 'base64url').length >= 32);
     assert.ok(typeof mail.html === 'string' && mail.html.includes(token), 'an HTML body with the same link');
-    const rows = await server.db.store.all<{ token_hash: string }>('SELECT token_hash FROM auth_tokens');
+    const rows = await t.server.db.store.all<{ token_hash: string }>('SELECT token_hash FROM auth_tokens');
     assert.ok(rows.every((row) => row.token_hash !== token), 'only the hash is stored');
 
     const weak = await reset('reset@example.com', token, 'short');
     assert.equal(errorCode(weak), 'weak_password');
     const wrongEmail = await reset('other@example.com', token, 'brand new password');
-    assert.equal(wrongEmail.status, 401);
-    assert.equal(errorCode(wrongEmail), 'invalid_token');
+    assertError(wrongEmail, 401, 'invalid_token');
     const ok = await reset('RESET@example.com', token, 'brand new password');
     assert.equal(ok.status, 204, ok.text);
-    assert.equal(errorCode(await auth.me(server, db.secretKey, u.session.token)), 'invalid_session', 'reset ends every session');
-    assert.equal(errorCode(await auth.signIn(server, db.secretKey, 'reset@example.com', 'correct horse battery')), 'invalid_credentials');
-    const signedIn = await auth.signIn(server, db.secretKey, 'reset@example.com', 'brand new password');
+    assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, u.session.token)), 'invalid_session', 'reset ends every session');
+    assert.equal(errorCode(await auth.signIn(t.server, t.db.secretKey, 'reset@example.com', 'correct horse battery')), 'invalid_credentials');
+    const signedIn = await auth.signIn(t.server, t.db.secretKey, 'reset@example.com', 'brand new password');
     assert.equal(signedIn.status, 200);
     assert.equal((signedIn.json as SignedIn).user.emailVerified, true, 'using the link proved the e-mail');
     const again = await reset('reset@example.com', token, 'yet another password');
@@ -75,7 +70,7 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
   });
 
   test('forgot-password answers the same for an unknown e-mail, and mails nothing', async () => {
-    await newUser(server, db.secretKey, 'known@example.com');
+    await newUser(t.server, t.db.secretKey, 'known@example.com');
     const unknown = await forgot('unknown@example.com');
     const known = await forgot('known@example.com');
     assert.equal(unknown.status, 202);
@@ -88,7 +83,7 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
   });
 
   test('a reset link works for 1 hour', async () => {
-    await newUser(server, db.secretKey, 'late@example.com');
+    await newUser(t.server, t.db.secretKey, 'late@example.com');
     await forgot('late@example.com');
     const first = linkIn(await sink.next('late@example.com')).searchParams.get('token')!;
     await forgot('late@example.com');
@@ -113,9 +108,9 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
     const body = v.json as SignedIn;
     assert.equal(body.user.email, 'new.person@example.com');
     assert.equal(body.user.emailVerified, true);
-    assert.equal((await auth.me(server, db.secretKey, body.session.token)).status, 200);
+    assert.equal((await auth.me(t.server, t.db.secretKey, body.session.token)).status, 200);
     assert.equal(errorCode(await verify('new.person@example.com', token)), 'invalid_token', 'single use');
-    assert.equal(errorCode(await auth.signIn(server, db.secretKey, 'new.person@example.com', 'any password')), 'invalid_credentials', 'no password yet');
+    assert.equal(errorCode(await auth.signIn(t.server, t.db.secretKey, 'new.person@example.com', 'any password')), 'invalid_credentials', 'no password yet');
 
     await magic('new.person@example.com');
     const late = linkIn(await sink.next('new.person@example.com')).searchParams.get('token')!;
@@ -124,11 +119,11 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
   });
 
   test('magic-link signs an existing account in and proves its e-mail; tokens do not cross e-mails or databases', async () => {
-    const u = await newUser(server, db.secretKey, 'existing@example.com');
+    const u = await newUser(t.server, t.db.secretKey, 'existing@example.com');
     assert.equal(u.user.emailVerified, false);
     await magic('existing@example.com');
     const token = linkIn(await sink.next('existing@example.com')).searchParams.get('token')!;
-    const other = await server.createDatabase('Other');
+    const other = await t.server.createDatabase('Other');
     assert.equal(errorCode(await verify('existing@example.com', token, other.publicKey)), 'invalid_token', 'another database');
     assert.equal(errorCode(await verify('someone@example.com', token)), 'invalid_token', 'another e-mail');
     const v = await verify('existing@example.com', token);
@@ -136,18 +131,17 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
     assert.equal((v.json as SignedIn).user.id, u.user.id);
     assert.equal((v.json as SignedIn).user.emailVerified, true);
     // A first proof of the e-mail: the unverified account's password and sessions go (email-proof.test.ts).
-    assert.equal(errorCode(await auth.signIn(server, db.secretKey, 'existing@example.com', 'correct horse battery')), 'invalid_credentials');
-    assert.equal(errorCode(await auth.me(server, db.secretKey, u.session.token)), 'invalid_session');
+    assert.equal(errorCode(await auth.signIn(t.server, t.db.secretKey, 'existing@example.com', 'correct horse battery')), 'invalid_credentials');
+    assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, u.session.token)), 'invalid_session');
   });
 
   test('redirect URLs: loopback only while the list is empty; then same origin and path prefix; else 400 first', async () => {
-    const app = await server.createDatabase('Redirects');
+    const app = await t.server.createDatabase('Redirects');
     let n = 0;
     const fresh = () => `redir${(n += 1)}@example.com`;
     const bad = async (url: string | null, call: (e: string, u: string, k: string) => ReturnType<typeof forgot> = forgot) => {
       const r = await call(fresh(), url as string, app.publicKey);
-      assert.equal(r.status, 400, `${url}: ${r.text}`);
-      assert.equal(errorCode(r), 'redirect_url_not_allowed', String(url));
+      assertError(r, 400, 'redirect_url_not_allowed', String(url));
     };
     const good = async (url: string) => {
       const email = fresh();
@@ -163,26 +157,23 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
     await bad('not a url');
     await bad(null); // no redirectUrl and no siteUrl
 
-    const op = await server.operatorToken();
-    const patch = await request(server, 'PATCH', `/admin/databases/${app.databaseId}`, {
-      key: op, body: { settings: { redirectUrls: ['https://app.example.com/auth'], siteUrl: 'https://app.example.com/welcome' } },
-    });
-    assert.equal(patch.status, 200, patch.text);
+    const op = apiClient(t.server, () => t.server.operatorToken());
+    await op.patch(`/admin/databases/${app.databaseId}`, { settings: { redirectUrls: ['https://app.example.com/auth'], siteUrl: 'https://app.example.com/welcome' } });
     assert.equal((await good('https://app.example.com/auth')).pathname, '/auth');
     const withQuery = await good('https://app.example.com/auth/reset?x=1');
     assert.equal(withQuery.searchParams.get('x'), '1', 'the query of the redirect URL is kept');
     for (const url of ['https://app.example.com/other', 'https://app.example.com/authx', 'http://app.example.com/auth', 'https://app.example.com.evil.com/auth',
       'https://app.example.com:444/auth', 'http://localhost:3000/x', 'https://user:pw@app.example.com/auth']) await bad(url);
-    await newUser(server, app.secretKey, 'site@example.com');
+    await newUser(t.server, app.secretKey, 'site@example.com');
     assert.equal((await forgot('site@example.com', null, app.publicKey)).status, 202, 'siteUrl when no redirectUrl is given');
     const link = linkIn(await sink.next('site@example.com'));
     assert.equal(`${link.origin}${link.pathname}`, 'https://app.example.com/welcome');
-    const missing = await request(server, 'POST', '/auth/magic-link', { key: app.publicKey, body: { email: fresh() } });
+    const missing = await pub.request('POST', '/auth/magic-link', { key: app.publicKey, body: { email: fresh() } });
     assert.equal(errorCode(missing), 'validation_failed', 'magic-link needs a redirectUrl');
   });
 
   test('forgot-password and magic-link are limited per e-mail (5 per 15 minutes), known or not: past it, still 202, but no mail', async () => {
-    await newUser(server, db.secretKey, 'bomb@example.com');
+    await newUser(t.server, t.db.secretKey, 'bomb@example.com');
     for (const call of [forgot, magic]) {
       for (let i = 0; i < 5; i += 1) assert.equal((await call('bomb@example.com')).status, 202);
       const over = await call('BOMB@example.com');
@@ -190,23 +181,21 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
       assert.deepEqual(over.json, {});
     }
     for (let i = 0; i < 6; i += 1) assert.equal((await forgot('nobody-here@example.com')).status, 202);
-    for (let i = 0; i < 200 && sink.count('bomb@example.com') < 10; i += 1) await new Promise((r) => setTimeout(r, 25));
-    await new Promise((r) => setTimeout(r, 500)); // room for a mail that should not come
+    await eventually(() => assert.ok(sink.count('bomb@example.com') >= 10, `${sink.count('bomb@example.com')} mails so far`), { timeoutMs: 5000, what: 'the 10 mails within the limit' });
+    await sleep(500); // room for a mail that should not come
     assert.equal(sink.count('bomb@example.com'), 10, '5 reset mails and 5 magic links, nothing past the limit');
     assert.equal((await forgot('someone-else@example.com')).status, 202, 'other e-mails are not affected');
   });
 
   test('a failing SMTP server fails nothing but the log; the log never shows the token', async () => {
-    await newUser(server, db.secretKey, 'refused@example.com');
+    await newUser(t.server, t.db.secretKey, 'refused@example.com');
     sink.refuse(true);
     try {
       const started = Date.now();
       const r = await magic('refused@example.com');
       assert.equal(r.status, 202);
       assert.ok(Date.now() - started < 1000);
-      const deadline = Date.now() + 5000;
-      while (!logs.some((l) => l.includes('magic-link e-mail failed')) && Date.now() < deadline) await sleep(50);
-      assert.ok(logs.some((l) => l.includes('magic-link e-mail failed')), 'the failure is logged');
+      await eventually(() => assert.ok(logs.some((l) => l.includes('magic-link e-mail failed')), 'the failure is logged'), { timeoutMs: 5000 });
     } finally {
       sink.refuse(false);
     }
@@ -217,24 +206,20 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
 });
 
 forEachStore('auth: without SMTP_URL the mail is logged', (kind) => {
-  let server: TestServer;
   const logs: string[] = [];
-  before(async () => {
-    server = await startServer(kind, { env: { LOG_LEVEL: 'info' }, logStream: { write: (line: string) => void logs.push(line) } });
-  });
-  after(() => server.close());
+  const t = useServer(kind, { databaseName: 'Dev App', env: { LOG_LEVEL: 'info' }, logStream: { write: (line: string) => void logs.push(line) } });
+  const pub = apiClient(() => t.server, () => t.db.publicKey);
 
   test('the link in the log signs the user in', async () => {
-    const db = await server.createDatabase('Dev App');
-    assert.equal((await request(server, 'POST', '/auth/magic-link', { key: db.publicKey, body: { email: 'dev@example.com', redirectUrl: REDIRECT } })).status, 202);
-    const deadline = Date.now() + 5000;
-    let line: string | undefined;
-    while (!(line = logs.find((l) => l.includes('dev%40example.com'))) && Date.now() < deadline) await sleep(50);
-    assert.ok(line, 'the mail was logged');
+    await pub.post('/auth/magic-link', { email: 'dev@example.com', redirectUrl: REDIRECT }, 202);
+    const line = await eventually(() => {
+      const found = logs.find((l) => l.includes('dev%40example.com'));
+      assert.ok(found, 'the mail was logged');
+      return found;
+    }, { timeoutMs: 5000 });
     const text = (JSON.parse(line) as { msg: string }).msg;
     assert.match(text, /Dev App/);
     const url = new URL(/http:\/\/localhost:5173\S+/.exec(text)![0]);
-    const v = await request(server, 'POST', '/auth/magic-link/verify', { key: db.publicKey, body: { email: 'dev@example.com', token: url.searchParams.get('token') } });
-    assert.equal(v.status, 200, v.text);
+    await pub.post('/auth/magic-link/verify', { email: 'dev@example.com', token: url.searchParams.get('token') }, 200);
   });
 });

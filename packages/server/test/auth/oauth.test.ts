@@ -1,7 +1,8 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+import { errorCode, useServer } from '../helpers/server.ts';
+import { apiClient } from '../helpers/api.ts';
 import { auth, newUser, type SignedIn } from '../helpers/auth-client.ts';
 import { startFakeGitHub, startFakeGoogle } from '../helpers/oauth-providers.ts';
 import { oauthBrowser, type Hop } from '../helpers/oauth-browser.ts';
@@ -13,32 +14,28 @@ const APP = 'http://localhost:5173/signed-in';
 const GITHUB_CLIENT = { id: 'gh-client-id', secret: 'gh-client-secret' };
 
 forEachStore('auth: Google and GitHub sign-in', (kind) => {
-  let server: TestServer;
   let google: Awaited<ReturnType<typeof startFakeGoogle>>;
   let github: Awaited<ReturnType<typeof startFakeGitHub>>;
-  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
   let browser: ReturnType<typeof oauthBrowser>;
   const clock = new ManualClock();
+  before(async () => {
+    google = await startFakeGoogle();
+    github = await startFakeGitHub(GITHUB_CLIENT);
+  });
+  const t = useServer(kind, () => ({ clock, databaseName: 'OAuth App', env: { ...google.env, ...github.env, PUBLIC_URL } }));
+  const op = apiClient(() => t.server, () => t.server.operatorToken());
 
-  const configure = async (databaseId: string, oauth: Record<string, unknown>) => {
-    const r = await request(server, 'PATCH', `/admin/databases/${databaseId}`, { key: await server.operatorToken(), body: { settings: { oauth } } });
-    assert.equal(r.status, 200, r.text);
-  };
+  const configure = (databaseId: string, oauth: Record<string, unknown>) => op.patch(`/admin/databases/${databaseId}`, { settings: { oauth } });
   const clients = {
     google: { clientId: 'google-client-id', clientSecret: 'google-client-secret' },
     github: { clientId: GITHUB_CLIENT.id, clientSecret: GITHUB_CLIENT.secret },
   };
 
   before(async () => {
-    google = await startFakeGoogle();
-    github = await startFakeGitHub(GITHUB_CLIENT);
-    server = await startServer(kind, { clock, env: { ...google.env, ...github.env, PUBLIC_URL } });
-    browser = oauthBrowser(server, PUBLIC_URL);
-    db = await server.createDatabase('OAuth App');
-    await configure(db.databaseId, clients);
+    browser = oauthBrowser(t.server, PUBLIC_URL);
+    await configure(t.db.databaseId, clients);
   });
   after(async () => {
-    await server.close();
     await google.close();
     await github.close();
   });
@@ -49,7 +46,7 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
 
   /** Walks start → provider → callback and returns every hop; the last one's Location is the app's URL. */
   const walk = async (provider: 'google' | 'github', opts: { key?: string; redirectUrl?: string } = {}) => {
-    const start = await hop(startUrl(provider, { key: opts.key ?? db.publicKey, redirectUrl: opts.redirectUrl ?? APP }));
+    const start = await hop(startUrl(provider, { key: opts.key ?? t.db.publicKey, redirectUrl: opts.redirectUrl ?? APP }));
     assert.equal(start.status, 302, start.text);
     const atProvider = await hop(start.location!);
     assert.equal(atProvider.status, 302, atProvider.text);
@@ -64,7 +61,7 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     assert.equal(final.searchParams.get('error'), null, final.toString());
     return final.searchParams.get('token')!;
   };
-  const meWith = async (token: string, key = db.publicKey) => ((await auth.me(server, key, token)).json as { user: SignedIn['user'] }).user;
+  const meWith = async (token: string, key = t.db.publicKey) => ((await auth.me(t.server, key, token)).json as { user: SignedIn['user'] }).user;
 
   test('Google: the whole redirect chain with PKCE ends at redirectUrl?token=, a session of a new verified account', async () => {
     google.state.user = { sub: 'g-100', email: 'Lin@Example.com', email_verified: true, name: 'Lin', picture: 'https://img.example.com/lin.png' };
@@ -90,26 +87,26 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     const again = await walk('google');
     const sameUser = await meWith(tokenOf(again.final));
     assert.equal(sameUser.id, user.id, 'the identity (google, sub) signs the same account in');
-    const identities = await server.db.store.all<{ provider: string; provider_user_id: string; user_id: string }>('SELECT provider, provider_user_id, user_id FROM user_identities');
+    const identities = await t.server.db.store.all<{ provider: string; provider_user_id: string; user_id: string }>('SELECT provider, provider_user_id, user_id FROM user_identities');
     assert.deepEqual(identities.filter((i) => i.provider_user_id === 'g-100'), [{ provider: 'google', provider_user_id: 'g-100', user_id: user.id }]);
   });
 
   test('a verified provider e-mail links to the existing account; an unverified account loses its password and sessions', async () => {
-    const verified = await newUser(server, db.secretKey, 'kept@example.com');
-    await server.db.store.run('UPDATE users SET email_verified = 1 WHERE id = ?', [verified.user.id]);
+    const verified = await newUser(t.server, t.db.secretKey, 'kept@example.com');
+    await t.server.db.store.run('UPDATE users SET email_verified = 1 WHERE id = ?', [verified.user.id]);
     google.state.user = { sub: 'g-kept', email: 'kept@example.com', email_verified: true };
     const linked = await meWith(tokenOf((await walk('google')).final));
     assert.equal(linked.id, verified.user.id);
-    assert.equal((await auth.signIn(server, db.secretKey, 'kept@example.com', 'correct horse battery')).status, 200, 'a verified account keeps its password');
-    assert.equal((await auth.me(server, db.secretKey, verified.session.token)).status, 200);
+    assert.equal((await auth.signIn(t.server, t.db.secretKey, 'kept@example.com', 'correct horse battery')).status, 200, 'a verified account keeps its password');
+    assert.equal((await auth.me(t.server, t.db.secretKey, verified.session.token)).status, 200);
 
-    const squatter = await newUser(server, db.secretKey, 'victim@example.com');
+    const squatter = await newUser(t.server, t.db.secretKey, 'victim@example.com');
     google.state.user = { sub: 'g-victim', email: 'victim@example.com', email_verified: true };
     const owner = await meWith(tokenOf((await walk('google')).final));
     assert.equal(owner.id, squatter.user.id);
     assert.equal(owner.emailVerified, true);
-    assert.equal(errorCode(await auth.signIn(server, db.secretKey, 'victim@example.com', 'correct horse battery')), 'invalid_credentials');
-    assert.equal(errorCode(await auth.me(server, db.secretKey, squatter.session.token)), 'invalid_session');
+    assert.equal(errorCode(await auth.signIn(t.server, t.db.secretKey, 'victim@example.com', 'correct horse battery')), 'invalid_credentials');
+    assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, squatter.session.token)), 'invalid_session');
   });
 
   test('an unverified provider e-mail makes an unverified account; it never signs into or links to an existing one', async () => {
@@ -119,18 +116,18 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     assert.equal(created.emailVerified, false);
     assert.equal((await meWith(tokenOf((await walk('google')).final))).id, created.id, 'the identity signs its own account in again');
 
-    const unproven = await newUser(server, db.secretKey, 'held@example.com');
-    const proven = await newUser(server, db.secretKey, 'proven@example.com');
-    await server.db.store.run('UPDATE users SET email_verified = 1 WHERE id = ?', [proven.user.id]);
+    const unproven = await newUser(t.server, t.db.secretKey, 'held@example.com');
+    const proven = await newUser(t.server, t.db.secretKey, 'proven@example.com');
+    await t.server.db.store.run('UPDATE users SET email_verified = 1 WHERE id = ?', [proven.user.id]);
     for (const [sub, email] of [['g-held', 'held@example.com'], ['g-proven', 'proven@example.com']]) {
       google.state.user = { sub, email, email_verified: false };
       const refused = (await walk('google')).final;
       assert.equal(refused.searchParams.get('error'), 'email_not_verified', email);
       assert.equal(refused.searchParams.get('token'), null);
-      assert.equal((await server.db.store.all('SELECT user_id FROM user_identities WHERE provider_user_id = ?', [sub])).length, 0, `${email}: not linked`);
-      assert.equal((await auth.signIn(server, db.secretKey, email, 'correct horse battery')).status, 200, `${email}: the account is untouched`);
+      assert.equal((await t.server.db.store.all('SELECT user_id FROM user_identities WHERE provider_user_id = ?', [sub])).length, 0, `${email}: not linked`);
+      assert.equal((await auth.signIn(t.server, t.db.secretKey, email, 'correct horse battery')).status, 200, `${email}: the account is untouched`);
     }
-    assert.equal((await auth.me(server, db.secretKey, unproven.session.token)).status, 200);
+    assert.equal((await auth.me(t.server, t.db.secretKey, unproven.session.token)).status, 200);
   });
 
   test('Google failures after a valid state come back as redirectUrl?error=', async () => {
@@ -172,7 +169,7 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
   });
 
   test('GitHub with a wrong client secret, or a provider answering errors → ?error=provider_error', async () => {
-    const other = await server.createDatabase('Wrong Secret');
+    const other = await t.server.createDatabase('Wrong Secret');
     await configure(other.databaseId, { github: { clientId: GITHUB_CLIENT.id, clientSecret: 'not-the-secret' } });
     github.state.user = { id: 6, login: 'six', emails: [{ email: 'six@example.com', primary: true, verified: true }] };
     const final = (await walk('github', { key: other.publicKey })).final;
@@ -182,7 +179,7 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
 
   test('state: tampered, missing, used, expired or of another provider → 400 invalid_token without a redirect', async () => {
     google.state.user = { sub: 'g-state', email: 'state@example.com', email_verified: true };
-    const start = await hop(startUrl('google', { key: db.publicKey, redirectUrl: APP }));
+    const start = await hop(startUrl('google', { key: t.db.publicKey, redirectUrl: APP }));
     const callbackUrl = new URL((await hop(start.location!)).location!);
     const state = callbackUrl.searchParams.get('state')!;
     const expectInvalid = async (url: URL | string, why: string) => {
@@ -203,12 +200,12 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     await expectInvalid(callbackUrl.toString().replace('/oauth/google/', '/oauth/github/'), 'another provider');
     await expectInvalid(callbackUrl, 'a state is used up by any callback');
 
-    const fresh = new URL((await hop((await hop(startUrl('google', { key: db.publicKey, redirectUrl: APP }))).location!)).location!);
+    const fresh = new URL((await hop((await hop(startUrl('google', { key: t.db.publicKey, redirectUrl: APP }))).location!)).location!);
     const ok = await hop(fresh.toString());
     assert.equal(ok.status, 302);
     await expectInvalid(fresh, 'used');
 
-    const late = new URL((await hop((await hop(startUrl('google', { key: db.publicKey, redirectUrl: APP }))).location!)).location!);
+    const late = new URL((await hop((await hop(startUrl('google', { key: t.db.publicKey, redirectUrl: APP }))).location!)).location!);
     clock.advance(11 * 60_000);
     await expectInvalid(late, 'expired after 10 minutes');
   });
@@ -216,7 +213,7 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
   test('the state is bound to the browser that started the flow: an HttpOnly, SameSite=Lax cookie per flow', async () => {
     google.state.user = { sub: 'g-bound', email: 'bound@example.com', email_verified: true };
     browser.jar.clear(); // flows other tests left unfinished
-    const start = await hop(startUrl('google', { key: db.publicKey, redirectUrl: APP }));
+    const start = await hop(startUrl('google', { key: t.db.publicKey, redirectUrl: APP }));
     assert.equal(start.setCookies.length, 1);
     const [binding] = start.setCookies;
     assert.match(binding.name, /^svc_oauth_[0-9a-f]{16}$/);
@@ -228,7 +225,7 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     const callbackUrl = (await hop(start.location!)).location!;
 
     // Another browser: no cookie, a wrong one, or the cookie of its own flow.
-    const other = oauthBrowser(server, PUBLIC_URL);
+    const other = oauthBrowser(t.server, PUBLIC_URL);
     const expectUnbound = async (why: string) => {
       const r = await other.hop(callbackUrl);
       assert.equal(r.status, 302, `${why}: ${r.text}`);
@@ -242,12 +239,12 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     other.jar.set(binding.name, `${binding.value!.slice(0, -1)}x`);
     await expectUnbound('a wrong value');
     other.jar.clear();
-    await other.hop((await other.hop(startUrl('google', { key: db.publicKey, redirectUrl: APP }))).location!);
+    await other.hop((await other.hop(startUrl('google', { key: t.db.publicKey, redirectUrl: APP }))).location!);
     assert.equal(other.jar.size, 1);
     await expectUnbound('the cookie of another flow');
 
     // None of that used the state up: the browser that started the flow signs in.
-    const second = await hop(startUrl('google', { key: db.publicKey, redirectUrl: APP })); // a second tab
+    const second = await hop(startUrl('google', { key: t.db.publicKey, redirectUrl: APP })); // a second tab
     assert.equal(browser.jar.size, 2, 'one cookie per flow');
     const done = await hop(callbackUrl);
     const user = await meWith(tokenOf(new URL(done.location!)));
@@ -266,27 +263,27 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
       assert.equal(r.location, null);
       assert.equal((JSON.parse(r.text) as { error: { code: string } }).error.code, code);
     };
-    await expect({ key: db.secretKey, redirectUrl: APP }, 400, 'validation_failed');
+    await expect({ key: t.db.secretKey, redirectUrl: APP }, 400, 'validation_failed');
     await expect({ key: 'svc_sk_' + 'x'.repeat(40), redirectUrl: APP }, 400, 'validation_failed');
     await expect({ redirectUrl: APP }, 401, 'missing_api_key');
     await expect({ key: 'svc_pk_' + 'x'.repeat(40), redirectUrl: APP }, 401, 'invalid_api_key');
-    await expect({ key: db.publicKey, redirectUrl: 'https://evil.example.com/steal' }, 400, 'redirect_url_not_allowed');
-    await expect({ key: db.publicKey }, 400, 'validation_failed');
-    await expect({ key: db.publicKey, redirectUrl: APP }, 400, 'validation_failed', 'facebook');
-    const bare = await server.createDatabase('No OAuth');
-    const bareKey = (await request(server, 'POST', `/admin/databases/${bare.databaseId}/keys`, { key: await server.operatorToken(), body: { kind: 'public' } })).json as { key: string };
+    await expect({ key: t.db.publicKey, redirectUrl: 'https://evil.example.com/steal' }, 400, 'redirect_url_not_allowed');
+    await expect({ key: t.db.publicKey }, 400, 'validation_failed');
+    await expect({ key: t.db.publicKey, redirectUrl: APP }, 400, 'validation_failed', 'facebook');
+    const bare = await t.server.createDatabase('No OAuth');
+    const bareKey = await op.post<{ key: string }>(`/admin/databases/${bare.databaseId}/keys`, { kind: 'public' }, 201);
     await expect({ key: bareKey.key, redirectUrl: APP }, 400, 'validation_failed');
   });
 
   test('the same provider identity in two databases is two unrelated accounts', async () => {
-    const other = await server.createDatabase('Second App');
+    const other = await t.server.createDatabase('Second App');
     await configure(other.databaseId, clients);
     google.state.user = { sub: 'g-twin', email: 'twin@example.com', email_verified: true };
     const one = await meWith(tokenOf((await walk('google')).final));
     const tokenTwo = tokenOf((await walk('google', { key: other.publicKey })).final);
     const two = await meWith(tokenTwo, other.publicKey);
     assert.notEqual(one.id, two.id);
-    assert.equal(errorCode(await auth.me(server, db.publicKey, tokenTwo)), 'invalid_session');
+    assert.equal(errorCode(await auth.me(t.server, t.db.publicKey, tokenTwo)), 'invalid_session');
   });
 
   test('the redirect keeps the query of redirectUrl and adds the token', async () => {

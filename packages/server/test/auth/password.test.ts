@@ -1,8 +1,9 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
-import { auth, newUser, type SignedIn } from '../helpers/auth-client.ts';
+import { errorCode, useServer } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
+import { auth, newUser, withSession, type SignedIn } from '../helpers/auth-client.ts';
 import { ManualClock } from '../../src/infra/clock.ts';
 import { purgeExpired } from '../../src/auth/cleanup.ts';
 
@@ -10,17 +11,13 @@ const DAY = 24 * 3600 * 1000;
 const PASSWORD = 'correct horse battery';
 
 forEachStore('auth: passwords and sessions', (kind) => {
-  let server: TestServer;
-  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
   const clock = new ManualClock(Date.parse('2026-01-01T00:00:00.000Z'));
-  before(async () => {
-    server = await startServer(kind, { clock });
-    db = await server.createDatabase('Password App');
-  });
-  after(() => server.close());
+  const t = useServer(kind, { clock, databaseName: 'Password App' });
+  const secret = apiClient(() => t.server, () => t.db.secretKey);
+  const pub = apiClient(() => t.server, () => t.db.publicKey);
 
   test('sign-up answers 201 {user, session}, trims and lower-cases the e-mail, and never shows a hash', async () => {
-    const r = await auth.signUp(server, db.publicKey, { email: '  Ada@Example.COM ', password: PASSWORD, name: 'Ada' });
+    const r = await auth.signUp(t.server, t.db.publicKey, { email: '  Ada@Example.COM ', password: PASSWORD, name: 'Ada' });
     assert.equal(r.status, 201, r.text);
     const body = r.json as SignedIn;
     assert.deepEqual(Object.keys(body).sort(), ['session', 'user']);
@@ -33,47 +30,43 @@ forEachStore('auth: passwords and sessions', (kind) => {
     assert.deepEqual(Object.keys(body.session).sort(), ['expiresAt', 'token']);
     assert.ok(Buffer.from(body.session.token, 'base64url').length >= 32, 'at least 32 random bytes');
     assert.equal(body.session.expiresAt, new Date(clock.now() + 30 * DAY).toISOString());
-    const stored = await server.db.store.all<{ token_hash: string }>('SELECT token_hash FROM user_sessions');
+    const stored = await t.server.db.store.all<{ token_hash: string }>('SELECT token_hash FROM user_sessions');
     assert.ok(stored.every((s) => s.token_hash !== body.session.token && /^[0-9a-f]{64}$/.test(s.token_hash)), 'only SHA-256 of tokens is stored');
-    const me = await auth.me(server, db.secretKey, body.session.token);
-    assert.equal(me.status, 200);
-    assert.deepEqual(me.json, { user: body.user });
+    assert.deepEqual(await secret.get('/auth/me', 200, withSession(body.session.token)), { user: body.user });
   });
 
   test('sign-up: 8..256 characters else 400 weak_password; taken e-mail → 409 conflict; bad input → 400', async () => {
     for (const password of ['short12', 'x'.repeat(257), '']) {
-      const r = await auth.signUp(server, db.secretKey, { email: 'weak@example.com', password });
-      assert.equal(r.status, 400);
-      assert.equal(errorCode(r), 'weak_password');
+      const r = await auth.signUp(t.server, t.db.secretKey, { email: 'weak@example.com', password });
+      assertError(r, 400, 'weak_password');
     }
-    assert.equal((await auth.signUp(server, db.secretKey, { email: 'eight@example.com', password: '12345678' })).status, 201);
-    assert.equal((await auth.signUp(server, db.secretKey, { email: 'long@example.com', password: 'y'.repeat(256) })).status, 201);
-    const taken = await auth.signUp(server, db.secretKey, { email: ' EIGHT@example.com', password: 'another password' });
-    assert.equal(taken.status, 409);
-    assert.equal(errorCode(taken), 'conflict');
-    const noAt = await auth.signUp(server, db.secretKey, { email: 'not-an-email', password: PASSWORD });
+    assert.equal((await auth.signUp(t.server, t.db.secretKey, { email: 'eight@example.com', password: '12345678' })).status, 201);
+    assert.equal((await auth.signUp(t.server, t.db.secretKey, { email: 'long@example.com', password: 'y'.repeat(256) })).status, 201);
+    const taken = await auth.signUp(t.server, t.db.secretKey, { email: ' EIGHT@example.com', password: 'another password' });
+    assertError(taken, 409, 'conflict');
+    const noAt = await auth.signUp(t.server, t.db.secretKey, { email: 'not-an-email', password: PASSWORD });
     assert.equal(errorCode(noAt), 'validation_failed');
-    const missing = await auth.signUp(server, db.secretKey, { email: 'm@example.com' });
+    const missing = await auth.signUp(t.server, t.db.secretKey, { email: 'm@example.com' });
     assert.equal(errorCode(missing), 'validation_failed');
-    const noType = await request(server, 'POST', '/auth/sign-up', { key: db.secretKey, raw: '{}', contentType: null });
+    const noType = await secret.request('POST', '/auth/sign-up', { raw: '{}', contentType: null });
     assert.equal(noType.status, 415);
-    const badJson = await request(server, 'POST', '/auth/sign-up', { key: db.secretKey, raw: '{"email":' });
+    const badJson = await secret.request('POST', '/auth/sign-up', { raw: '{"email":' });
     assert.equal(errorCode(badJson), 'invalid_json');
-    assert.equal(errorCode(await request(server, 'POST', '/auth/sign-up', { body: { email: 'k@example.com', password: PASSWORD } })), 'missing_api_key');
+    assert.equal(errorCode(await apiClient(t.server).request('POST', '/auth/sign-up', { body: { email: 'k@example.com', password: PASSWORD } })), 'missing_api_key');
   });
 
   test('sign-in: 200 with a new session; wrong password and unknown e-mail → the same 401 in about the same time', async () => {
-    const u = await newUser(server, db.secretKey, 'grace@example.com');
-    const ok = await auth.signIn(server, db.publicKey, ' Grace@Example.com ', PASSWORD);
+    const u = await newUser(t.server, t.db.secretKey, 'grace@example.com');
+    const ok = await auth.signIn(t.server, t.db.publicKey, ' Grace@Example.com ', PASSWORD);
     assert.equal(ok.status, 200);
     const body = ok.json as SignedIn;
     assert.equal(body.user.id, u.user.id);
     assert.notEqual(body.session.token, u.session.token);
 
     const time = async (email: string) => {
-      const t = process.hrtime.bigint();
-      const r = await auth.signIn(server, db.secretKey, email, 'wrong password!');
-      return { r, ms: Number(process.hrtime.bigint() - t) / 1e6 };
+      const started = process.hrtime.bigint();
+      const r = await auth.signIn(t.server, t.db.secretKey, email, 'wrong password!');
+      return { r, ms: Number(process.hrtime.bigint() - started) / 1e6 };
     };
     // Interleaved, so load on the machine hits both kinds alike; medians of 5.
     const wrong: Awaited<ReturnType<typeof time>>[] = [];
@@ -92,109 +85,101 @@ forEachStore('auth: passwords and sessions', (kind) => {
   });
 
   test('GET /auth/me: missing, unknown or malformed session → 401 invalid_session', async () => {
-    assert.equal(errorCode(await request(server, 'GET', '/auth/me', { key: db.secretKey })), 'invalid_session');
-    assert.equal(errorCode(await auth.me(server, db.secretKey, 'not-a-session')), 'invalid_session');
-    assert.equal(errorCode(await auth.me(server, db.secretKey, 'x'.repeat(2000))), 'invalid_session');
-    const u = await newUser(server, db.secretKey, 'me@example.com');
-    const noKey = await request(server, 'GET', '/auth/me', { headers: { 'x-session-token': u.session.token } });
+    assert.equal(errorCode(await secret.request('GET', '/auth/me')), 'invalid_session');
+    assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, 'not-a-session')), 'invalid_session');
+    assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, 'x'.repeat(2000))), 'invalid_session');
+    const u = await newUser(t.server, t.db.secretKey, 'me@example.com');
+    const noKey = await apiClient(t.server).request('GET', '/auth/me', withSession(u.session.token));
     assert.equal(errorCode(noKey), 'missing_api_key');
   });
 
   test('PATCH /auth/me changes name and avatar only; avatar must be http(s); other fields → 400', async () => {
-    const u = await newUser(server, db.secretKey, 'patch@example.com');
-    const headers = { 'x-session-token': u.session.token };
+    const u = await newUser(t.server, t.db.secretKey, 'patch@example.com');
+    const session = withSession(u.session.token);
     clock.advance(1000);
-    const r = await request(server, 'PATCH', '/auth/me', { key: db.publicKey, headers, body: { name: 'Pat', avatar: 'https://cdn.example.com/p.png' } });
-    assert.equal(r.status, 200, r.text);
-    const user = (r.json as { user: SignedIn['user'] }).user;
+    const { user } = await pub.patch<{ user: SignedIn['user'] }>('/auth/me', { name: 'Pat', avatar: 'https://cdn.example.com/p.png' }, 200, session);
     assert.equal(user.name, 'Pat');
     assert.equal(user.avatar, 'https://cdn.example.com/p.png');
     assert.ok(user.updatedAt > u.user.updatedAt);
-    const merge = await request(server, 'PATCH', '/auth/me', { key: db.publicKey, headers, body: { avatar: null }, contentType: 'application/merge-patch+json' });
-    assert.equal(merge.status, 200, merge.text);
-    assert.equal((merge.json as { user: SignedIn['user'] }).user.avatar, null);
-    assert.equal((merge.json as { user: SignedIn['user'] }).user.name, 'Pat');
+    const merged = (await pub.patch<{ user: SignedIn['user'] }>('/auth/me', { avatar: null }, 200, { ...session, contentType: 'application/merge-patch+json' })).user;
+    assert.equal(merged.avatar, null);
+    assert.equal(merged.name, 'Pat');
     for (const body of [{ avatar: 'javascript:alert(1)' }, { avatar: 'not a url' }, { email: 'other@example.com' }, { emailVerified: true }, { name: 'x', password: 'p' }]) {
-      const bad = await request(server, 'PATCH', '/auth/me', { key: db.publicKey, headers, body });
-      assert.equal(bad.status, 400, JSON.stringify(body));
-      assert.equal(errorCode(bad), 'validation_failed');
+      assertError(await pub.request('PATCH', '/auth/me', { ...session, body }), 400, 'validation_failed', JSON.stringify(body));
     }
-    assert.equal(errorCode(await request(server, 'PATCH', '/auth/me', { key: db.publicKey, body: { name: 'x' } })), 'invalid_session');
-    const me = await auth.me(server, db.secretKey, u.session.token);
-    assert.equal((me.json as { user: SignedIn['user'] }).user.email, 'patch@example.com');
+    assert.equal(errorCode(await pub.request('PATCH', '/auth/me', { body: { name: 'x' } })), 'invalid_session');
+    assert.equal((await secret.get<{ user: SignedIn['user'] }>('/auth/me', 200, session)).user.email, 'patch@example.com');
   });
 
   test('sessions expire after 30 days; refresh keeps the token and moves expiresAt to now + 30 days', async () => {
-    const u = await newUser(server, db.secretKey, 'slide@example.com');
+    const u = await newUser(t.server, t.db.secretKey, 'slide@example.com');
     clock.advance(20 * DAY);
-    const r = await auth.post(server, db.secretKey, '/auth/refresh', u.session.token);
+    const r = await auth.post(t.server, t.db.secretKey, '/auth/refresh', u.session.token);
     assert.equal(r.status, 200, r.text);
     const body = r.json as SignedIn;
     assert.equal(body.session.token, u.session.token);
     assert.equal(body.session.expiresAt, new Date(clock.now() + 30 * DAY).toISOString());
     assert.equal(body.user.id, u.user.id);
     clock.advance(20 * DAY); // 40 days after sign-up, 20 after refresh
-    assert.equal((await auth.me(server, db.secretKey, u.session.token)).status, 200);
-    const other = await newUser(server, db.secretKey, 'expire@example.com');
+    assert.equal((await auth.me(t.server, t.db.secretKey, u.session.token)).status, 200);
+    const other = await newUser(t.server, t.db.secretKey, 'expire@example.com');
     clock.advance(30 * DAY + 1);
-    assert.equal(errorCode(await auth.me(server, db.secretKey, other.session.token)), 'invalid_session');
-    assert.equal(errorCode(await auth.post(server, db.secretKey, '/auth/refresh', other.session.token)), 'invalid_session');
-    assert.equal(errorCode(await auth.post(server, db.secretKey, '/auth/refresh', undefined)), 'invalid_session');
-    const count = async () => Number((await server.db.store.get<{ n: number }>('SELECT count(*) AS n FROM user_sessions WHERE expires_at < ?', [new Date(clock.now()).toISOString()]))!.n);
+    assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, other.session.token)), 'invalid_session');
+    assert.equal(errorCode(await auth.post(t.server, t.db.secretKey, '/auth/refresh', other.session.token)), 'invalid_session');
+    assert.equal(errorCode(await auth.post(t.server, t.db.secretKey, '/auth/refresh', undefined)), 'invalid_session');
+    const count = async () => Number((await t.server.db.store.get<{ n: number }>('SELECT count(*) AS n FROM user_sessions WHERE expires_at < ?', [new Date(clock.now()).toISOString()]))!.n);
     assert.ok((await count()) > 0);
-    assert.ok((await purgeExpired(server.db.store, clock)) > 0);
+    assert.ok((await purgeExpired(t.server.db.store, clock)) > 0);
     assert.equal(await count(), 0, 'expired sessions are purged');
-    const live = await newUser(server, db.secretKey, 'live@example.com');
-    await purgeExpired(server.db.store, clock);
-    assert.equal((await auth.me(server, db.secretKey, live.session.token)).status, 200, 'live ones stay');
+    const live = await newUser(t.server, t.db.secretKey, 'live@example.com');
+    await purgeExpired(t.server.db.store, clock);
+    assert.equal((await auth.me(t.server, t.db.secretKey, live.session.token)).status, 200, 'live ones stay');
   });
 
   test('sign-out ends that session only: 204, then 401', async () => {
-    await newUser(server, db.secretKey, 'out@example.com');
-    const a = (await auth.signIn(server, db.secretKey, 'out@example.com', PASSWORD)).json as SignedIn;
-    const b = (await auth.signIn(server, db.secretKey, 'out@example.com', PASSWORD)).json as SignedIn;
-    const r = await auth.post(server, db.publicKey, '/auth/sign-out', a.session.token);
+    await newUser(t.server, t.db.secretKey, 'out@example.com');
+    const a = (await auth.signIn(t.server, t.db.secretKey, 'out@example.com', PASSWORD)).json as SignedIn;
+    const b = (await auth.signIn(t.server, t.db.secretKey, 'out@example.com', PASSWORD)).json as SignedIn;
+    const r = await auth.post(t.server, t.db.publicKey, '/auth/sign-out', a.session.token);
     assert.equal(r.status, 204);
     assert.equal(r.text, '');
-    assert.equal(errorCode(await auth.me(server, db.secretKey, a.session.token)), 'invalid_session');
-    assert.equal(errorCode(await auth.post(server, db.publicKey, '/auth/sign-out', a.session.token)), 'invalid_session');
-    assert.equal((await auth.me(server, db.secretKey, b.session.token)).status, 200);
+    assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, a.session.token)), 'invalid_session');
+    assert.equal(errorCode(await auth.post(t.server, t.db.publicKey, '/auth/sign-out', a.session.token)), 'invalid_session');
+    assert.equal((await auth.me(t.server, t.db.secretKey, b.session.token)).status, 200);
   });
 
   test('change-password: 400 invalid_current_password / weak_password; success ends every other session', async () => {
-    const a = await newUser(server, db.secretKey, 'change@example.com');
-    const b = (await auth.signIn(server, db.secretKey, 'change@example.com', PASSWORD)).json as SignedIn;
-    const wrong = await auth.post(server, db.secretKey, '/auth/change-password', a.session.token, { currentPassword: 'not it at all', newPassword: 'a new password' });
-    assert.equal(wrong.status, 400);
-    assert.equal(errorCode(wrong), 'invalid_current_password');
-    const weak = await auth.post(server, db.secretKey, '/auth/change-password', a.session.token, { currentPassword: PASSWORD, newPassword: 'short' });
+    const a = await newUser(t.server, t.db.secretKey, 'change@example.com');
+    const b = (await auth.signIn(t.server, t.db.secretKey, 'change@example.com', PASSWORD)).json as SignedIn;
+    const wrong = await auth.post(t.server, t.db.secretKey, '/auth/change-password', a.session.token, { currentPassword: 'not it at all', newPassword: 'a new password' });
+    assertError(wrong, 400, 'invalid_current_password');
+    const weak = await auth.post(t.server, t.db.secretKey, '/auth/change-password', a.session.token, { currentPassword: PASSWORD, newPassword: 'short' });
     assert.equal(errorCode(weak), 'weak_password');
-    const none = await auth.post(server, db.secretKey, '/auth/change-password', undefined, { currentPassword: PASSWORD, newPassword: 'a new password' });
+    const none = await auth.post(t.server, t.db.secretKey, '/auth/change-password', undefined, { currentPassword: PASSWORD, newPassword: 'a new password' });
     assert.equal(errorCode(none), 'invalid_session');
-    const ok = await auth.post(server, db.publicKey, '/auth/change-password', a.session.token, { currentPassword: PASSWORD, newPassword: 'a new password' });
+    const ok = await auth.post(t.server, t.db.publicKey, '/auth/change-password', a.session.token, { currentPassword: PASSWORD, newPassword: 'a new password' });
     assert.equal(ok.status, 204, ok.text);
-    assert.equal((await auth.me(server, db.secretKey, a.session.token)).status, 200, 'the session that changed it stays');
-    assert.equal(errorCode(await auth.me(server, db.secretKey, b.session.token)), 'invalid_session', 'every other session ends');
-    assert.equal(errorCode(await auth.signIn(server, db.secretKey, 'change@example.com', PASSWORD)), 'invalid_credentials');
-    assert.equal((await auth.signIn(server, db.secretKey, 'change@example.com', 'a new password')).status, 200);
+    assert.equal((await auth.me(t.server, t.db.secretKey, a.session.token)).status, 200, 'the session that changed it stays');
+    assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, b.session.token)), 'invalid_session', 'every other session ends');
+    assert.equal(errorCode(await auth.signIn(t.server, t.db.secretKey, 'change@example.com', PASSWORD)), 'invalid_credentials');
+    assert.equal((await auth.signIn(t.server, t.db.secretKey, 'change@example.com', 'a new password')).status, 200);
   });
 
   test('accounts belong to the database of the key: same e-mail, two accounts; sessions do not cross', async () => {
-    const other = await server.createDatabase('Other App');
-    const one = await newUser(server, db.secretKey, 'twin@example.com', 'password in one');
-    const two = await newUser(server, other.publicKey, 'twin@example.com', 'password in two');
+    const other = await t.server.createDatabase('Other App');
+    const one = await newUser(t.server, t.db.secretKey, 'twin@example.com', 'password in one');
+    const two = await newUser(t.server, other.publicKey, 'twin@example.com', 'password in two');
     assert.notEqual(one.user.id, two.user.id);
-    assert.equal(errorCode(await auth.me(server, other.secretKey, one.session.token)), 'invalid_session');
-    assert.equal(errorCode(await auth.signIn(server, other.secretKey, 'twin@example.com', 'password in one')), 'invalid_credentials');
-    assert.equal((await auth.signIn(server, other.secretKey, 'twin@example.com', 'password in two')).status, 200);
-    const op = await server.operatorToken();
-    const viaOperator = await request(server, 'GET', '/auth/me', { key: op, headers: { 'x-database-id': other.databaseId, 'x-session-token': two.session.token } });
-    assert.equal(viaOperator.status, 200, 'an operator token with X-Database-Id acts as that database');
+    assert.equal(errorCode(await auth.me(t.server, other.secretKey, one.session.token)), 'invalid_session');
+    assert.equal(errorCode(await auth.signIn(t.server, other.secretKey, 'twin@example.com', 'password in one')), 'invalid_credentials');
+    assert.equal((await auth.signIn(t.server, other.secretKey, 'twin@example.com', 'password in two')).status, 200);
+    // An operator token with X-Database-Id acts as that database.
+    const op = apiClient(t.server, () => t.server.operatorToken());
+    await op.get('/auth/me', 200, { headers: { 'x-database-id': other.databaseId, 'x-session-token': two.session.token } });
   });
 
   test('the /auth routes are in /v1/openapi.json', async () => {
-    const r = await request(server, 'GET', '/openapi.json');
-    const paths = Object.keys((r.json as { paths: Record<string, unknown> }).paths);
+    const paths = Object.keys((await apiClient(t.server).get<{ paths: Record<string, unknown> }>('/openapi.json')).paths);
     for (const p of ['/v1/auth/sign-up', '/v1/auth/sign-in', '/v1/auth/sign-out', '/v1/auth/me', '/v1/auth/refresh', '/v1/auth/change-password',
       '/v1/auth/forgot-password', '/v1/auth/reset-password', '/v1/auth/magic-link', '/v1/auth/magic-link/verify',
       '/v1/auth/oauth/{provider}', '/v1/auth/oauth/{provider}/callback']) {

@@ -24,3 +24,6 @@ export async function newUser(s: Server, key: string, email: string, password = 
   if (r.status !== 201) throw new Error(`sign-up of ${email} answered ${r.status}: ${r.text}`);
   return r.json as SignedIn;
 }
+
+/** Request options that carry a session token: `api.get('/auth/me', 200, withSession(token))`. */
+export const withSession = (token: string): { headers: Record<string, string> } => ({ headers: { 'x-session-token': token } });

@@ -61,15 +61,20 @@ export function freePort(): Promise<number> {
 /** A database made by `createDatabase`: its id and a secret and a public key. */
 export type TestDatabase = Awaited<ReturnType<TestServer['createDatabase']>>;
 
+/** `useServer`'s options: the server's, and the name of its database (mails carry it; by default a random name). */
+export type UseServerOptions = StartOptions & { databaseName?: string };
+
 /**
- * Starts a server with one database before the suite's tests and closes it after them.
- * `databaseName` names that database (mails carry it); by default a random name.
+ * Starts a server with one database before the suite's tests and closes it after them. `opts` may
+ * be a function, called in that `before`: for settings that exist only once an earlier `before`
+ * ran (the URL of an SMTP sink or OAuth provider started there).
  */
-export function useServer(kind: StoreKind, opts: StartOptions & { databaseName?: string } = {}): { server: TestServer; db: TestDatabase } {
+export function useServer(kind: StoreKind, opts: UseServerOptions | (() => UseServerOptions) = {}): { server: TestServer; db: TestDatabase } {
   const ctx = {} as { server: TestServer; db: TestDatabase };
   before(async () => {
-    ctx.server = await startServer(kind, opts);
-    ctx.db = await ctx.server.createDatabase(opts.databaseName);
+    const options = typeof opts === 'function' ? opts() : opts;
+    ctx.server = await startServer(kind, options);
+    ctx.db = await ctx.server.createDatabase(options.databaseName);
   });
   after(() => ctx.server?.close());
   return ctx;
@@ -80,7 +85,8 @@ export async function startServer(kind: StoreKind, opts: StartOptions = {}): Pro
   const db = opts.db ?? (await openTestStore(kind));
   const port = await freePort();
   const config = loadConfig({
-    LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', ...opts.env,
+    // DATABASE_URL names the store in use, as in production (the credential caches' invalidation is picked from it).
+    DATABASE_URL: db.url, LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', ...opts.env,
   });
   const redisUrl = opts.env?.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const limiter: Limiter = opts.redis ? redisLimiter(redisUrl) : localLimiter();
