@@ -58,6 +58,7 @@ async function adminSql(sql: string): Promise<void> {
  * Starts `packages/server/src/main.ts` in its own process on a fresh store: a SQLite file in a temp
  * directory, or a new PostgreSQL database (dropped by `stop()`). Rate limits are lifted so they never
  * answer 429; `env` adds or overrides variables. `BENCH_CPU_PROF=<dir>` makes the server write V8 CPU profiles under that directory when it stops.
+ * `BENCH_SVC_ROOT=<dir>` runs the svc of another tree (e.g. one commit exported by bench/profile.ts) instead of this one.
  */
 export async function startSvc(store: StoreKind, env: Record<string, string> = {}): Promise<Svc> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -112,7 +113,7 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
       SVC_ADMIN_PASSWORD: ADMIN.password,
       NODE_ENV: 'production',
       ...env,
-    }, ROOT);
+    }, process.env.BENCH_SVC_ROOT ?? ROOT);
   } catch (e) {
     await cleanup();
     throw e;
