@@ -1,0 +1,193 @@
+/**
+ * Issue 16, item 2: the documents API under more concurrency than the foundation scenario's, on both
+ * stores, each row beside the bare baseline (Fastify + better-sqlite3, baseline/bare-server.ts) measured
+ * right before it in the same run.
+ *
+ * SCALE_CONNECTIONS (50) connections for insert, bulk insert (100 documents per request) and get by id;
+ * the list of 20 with its total at 10 connections, as the issue's target is stated. One bare server
+ * (seeded once with the same DOCS documents) serves both passes; each store gets a fresh svc process.
+ *
+ * `BENCH_SMALL=1` is a smoke run: 5,000 documents, 1 s per row after 0.5 s of warm-up (unless
+ * BENCH_DOCS, BENCH_DURATION or BENCH_WARMUP say otherwise); the section says so.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bulkBody, makeDoc, oneDocBody, pick, random } from '../lib/documents.ts';
+import { LOAD, measure, type LoadTarget, type Measurement } from '../lib/load.ts';
+import { machine, num, table } from '../lib/markdown.ts';
+import { ROOT } from '../lib/paths.ts';
+import { startProcess, type ServerProcess } from '../lib/process.ts';
+import { log, type Scenario } from '../lib/scenario.ts';
+import { benchStores, seed, startSvc, type StoreKind, stopSvc } from '../lib/svc.ts';
+
+const SMALL_RUN = process.env.BENCH_SMALL === '1';
+const DOCS = Number(process.env.BENCH_DOCS ?? (SMALL_RUN ? 5000 : 100_000));
+const CONNECTIONS = Number(process.env.BENCH_SCALE_CONNECTIONS ?? 50);
+/** The issue states the list target at 10 connections. */
+const LIST_CONNECTIONS = 10;
+const BULK_SIZE = 100;
+const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
+/** The issue's targets: a share of the bare figure (ratio), or absolute req/s. Absent: shown, no target. */
+const TARGETS: Record<string, Partial<Record<StoreKind, { ratio?: number; rps?: number }>>> = {
+  insert: { postgres: { ratio: 0.5 } },
+  bulk: { sqlite: { ratio: 0.6 }, postgres: { ratio: 0.4 } },
+  get: { sqlite: { ratio: 0.6 }, postgres: { ratio: 0.4 } },
+  list: { sqlite: { rps: 8000 } },
+};
+
+interface Row {
+  scenario: string;
+  store: StoreKind;
+  m: Measurement;
+  bare?: Measurement;
+  bareName: string;
+  target: string;
+  met?: boolean;
+  /** Documents per request, for a docs/s figure. */
+  perRequest?: number;
+}
+
+/** The row's target text and whether it is met. */
+function judge(kind: keyof typeof TARGETS, store: StoreKind, m: Measurement, bare?: Measurement): { target: string; met?: boolean } {
+  const t = TARGETS[kind][store];
+  if (t?.ratio !== undefined && bare) return { target: `≥ ${num(100 * t.ratio)} % of bare`, met: m.rps >= t.ratio * bare.rps && m.failures === 0 };
+  if (t?.rps !== undefined) return { target: `≥ ${num(t.rps)} req/s`, met: m.rps >= t.rps && m.failures === 0 };
+  return { target: '— (shown)' };
+}
+
+/** svc's PostgreSQL pool size per instance, read from its source so the note follows it. */
+function poolSize(): string {
+  try {
+    const m = /\bmax:\s*(\d+)/.exec(readFileSync(join(ROOT, 'packages/server/src/store/postgres/pool.ts'), 'utf8'));
+    return m ? m[1] : '?';
+  } catch {
+    return '?';
+  }
+}
+
+/** The commit measured, and whether svc's sources had uncommitted changes (npm run bench runs the working tree). */
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']).toString().trim();
+    const dirty = execFileSync('git', ['-C', ROOT, 'status', '--porcelain', '--', 'packages/server/src']).toString().trim();
+    return dirty ? `${head} + uncommitted changes in packages/server/src` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string[], rows: Row[], bareRows: string[][], notes: string[]): Promise<void> {
+  const name = STORE_NAME[store];
+  log(`${name}: starting svc`);
+  const svc = await startSvc(store);
+  try {
+    const t = Date.now();
+    const ids = await seed({ url: svc.url, bulkPath: '/v1/items/bulk', key: svc.key, count: DOCS, make: makeDoc(random(42)), parallel: 3 });
+    await svc.settle();
+    log(`${name}: seeded ${num(DOCS)} documents in ${num((Date.now() - t) / 1000, 1)} s`);
+
+    const svcTarget = (x: Omit<LoadTarget, 'url' | 'key'>): LoadTarget => ({ url: svc.url, key: svc.key, ...x });
+    const bareTarget = (x: Omit<LoadTarget, 'url'>): LoadTarget => ({ url: bare.url, ...x });
+    const run = (label: string, target: LoadTarget) => {
+      log(`${name}: ${label}`);
+      return measure(target);
+    };
+    const baseline = async (label: string, target: LoadTarget) => {
+      const m = await run(label, target);
+      bareRows.push([label, name, num(target.connections ?? LOAD.connections), num(m.rps), num(m.p50, 2), num(m.p99, 1), m.failures ? `⚠ ${m.failureDetail}` : '']);
+      return m;
+    };
+    const conn = { connections: CONNECTIONS };
+
+    const bareInsert = await baseline('bare insert', bareTarget({ method: 'POST', path: '/docs', body: oneDocBody, ...conn }));
+    const insert = await run('insert', svcTarget({ method: 'POST', path: '/v1/inserted/docs', body: oneDocBody, ...conn }));
+    rows.push({ scenario: `insert one document (${CONNECTIONS} conn.)`, store, m: insert, bare: bareInsert, bareName: 'bare insert', ...judge('insert', store, insert, bareInsert) });
+
+    const bulk100 = bulkBody(BULK_SIZE);
+    const bareBulk = await baseline(`bare bulk ${BULK_SIZE}`, bareTarget({ method: 'POST', path: '/bulk', body: bulk100, ...conn }));
+    const bulk = await run(`bulk ${BULK_SIZE}`, svcTarget({ method: 'POST', path: '/v1/bulked/bulk', body: bulk100, ...conn }));
+    rows.push({ scenario: `bulk insert ${BULK_SIZE} per request (${CONNECTIONS} conn.)`, store, m: bulk, bare: bareBulk, bareName: 'bare bulk', perRequest: BULK_SIZE, ...judge('bulk', store, bulk, bareBulk) });
+
+    const bareGet = await baseline('bare get by id', bareTarget({ path: `/docs/${bareIds[0]}`, nextPath: () => `/docs/${pick(bareIds)}`, ...conn }));
+    const get = await run('get by id', svcTarget({ path: `/v1/items/docs/${ids[0]}`, nextPath: () => `/v1/items/docs/${pick(ids)}`, ...conn }));
+    rows.push({ scenario: `get by id (${CONNECTIONS} conn.)`, store, m: get, bare: bareGet, bareName: 'bare get', ...judge('get', store, get, bareGet) });
+
+    const list = await run('list by createdAt + total', svcTarget({ path: '/v1/items/docs?limit=20&sortBy=createdAt&sortOrder=desc', connections: LIST_CONNECTIONS }));
+    rows.push({ scenario: `list 20 by createdAt + total (${num(DOCS / 1000)}k docs, ${LIST_CONNECTIONS} conn.)`, store, m: list, bareName: '', ...judge('list', store, list) });
+  } finally {
+    await stopSvc(svc, name, notes);
+  }
+}
+
+function render(rows: Row[], bareRows: string[][], notes: string[]): string {
+  const ratio = (r: Row) => (r.bare ? `${num((100 * r.m.rps) / r.bare.rps)} % of ${r.bareName}` : '—');
+  const verdict = (r: Row) => (r.met === undefined ? '' : r.met ? '✅' : '❌');
+  const main = table(
+    ['scenario', 'store', 'req/s', 'docs/s', 'p50 ms', 'p99 ms', 'ratio to bare (req/s)', 'target', 'met', 'errors'],
+    rows.map((r) => [r.scenario, STORE_NAME[r.store], num(r.m.rps), r.perRequest ? num(r.m.rps * r.perRequest) : '', num(r.m.p50, 2), num(r.m.p99, 1), ratio(r), r.target, verdict(r), r.m.failures ? `⚠ ${r.m.failureDetail}` : '']),
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
+  );
+  const bare = table(['bare baseline', 'measured beside', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors'], bareRows, ['l', 'l', 'r', 'r', 'r', 'r', 'l']);
+  const judged = rows.filter((r) => r.met !== undefined);
+  const met = judged.filter((r) => r.met).map((r) => `${r.scenario.replace(/ \(.*\)$/, '')} on ${STORE_NAME[r.store]}`);
+  const missed = judged.filter((r) => !r.met).map((r) => `${r.scenario.replace(/ \(.*\)$/, '')} on ${STORE_NAME[r.store]}`);
+  return `## Scale: the documents API at ${CONNECTIONS} connections (issue 16)
+
+${machine()} · svc at commit ${commit()}. autocannon, ${CONNECTIONS} connections (list: ${LIST_CONNECTIONS}), ${LOAD.warmup} s warm-up then ${LOAD.duration} s per row; ${num(DOCS)} documents; the load generator shares the machine with the server.${SMALL_RUN ? ' **Smoke run (`BENCH_SMALL=1`): sizes and durations are not the issue\'s; the figures say nothing.**' : ''}
+
+${main}
+
+${bare}
+
+Targets met: ${met.length ? met.join(', ') : 'none'}. Not met: ${missed.length ? missed.join(', ') : 'none'}.
+
+How to read it: as in the foundation section, each svc row was measured right after the bare baseline it is
+compared with (\`bench/baseline/bare-server.ts\`: Fastify + better-sqlite3, one prepared statement per route,
+SQLite in both passes), so the **ratio** is the figure to follow. With ${CONNECTIONS} connections the closed loop keeps
+${CONNECTIONS} requests in flight: on PostgreSQL that is more than svc's pool of ${poolSize()} connections per instance
+(\`src/store/postgres/pool.ts\`), so requests also queue for a pooled client, as they would on one instance
+under that load. "bulk insert" is one \`POST /bulk\` of ${BULK_SIZE} documents per request (docs/s = req/s × ${BULK_SIZE}),
+into a collection of its own; inserts go to another, gets and lists read the ${num(DOCS)} seeded documents
+(random ids). On PostgreSQL the bench runs \`VACUUM ANALYZE documents\` after seeding, as autovacuum would.
+Full run: \`npm run bench -- scale\` (~2 minutes on 2 cores).
+${notes.length ? `\n${notes.map((n) => `- ${n}`).join('\n')}\n` : ''}`;
+}
+
+const scale: Scenario = {
+  name: 'scale',
+  description: `documents API at ${CONNECTIONS} connections on both stores vs bare Fastify + better-sqlite3 (issue 16)`,
+  async run() {
+    // A smoke run shortens the rows unless told otherwise; the shared settings are restored for later scenarios.
+    const saved = { ...LOAD };
+    if (SMALL_RUN) {
+      if (process.env.BENCH_DURATION === undefined) LOAD.duration = 1;
+      if (process.env.BENCH_WARMUP === undefined) LOAD.warmup = 0.5;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'svc-bench-bare-'));
+    const rows: Row[] = [];
+    const bareRows: string[][] = [];
+    const notes: string[] = [];
+    try {
+      log('starting the bare baseline server');
+      const bare = await startProcess('bare baseline', ['--import', 'tsx', 'bench/baseline/bare-server.ts'], { BARE_DB: join(dir, 'bare.db') }, ROOT);
+      try {
+        const bareIds = await seed({ url: bare.url, bulkPath: '/bulk', count: DOCS, make: makeDoc(random(42)), parallel: 3 });
+        log(`bare: seeded ${num(DOCS)} documents`);
+        const { stores, skipped } = await benchStores();
+        if (skipped) notes.push(skipped);
+        for (const store of stores) await benchStore(store, bare, bareIds, rows, bareRows, notes);
+      } finally {
+        await bare.stop();
+      }
+      return render(rows, bareRows, notes);
+    } finally {
+      Object.assign(LOAD, saved);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default scale;
