@@ -7,6 +7,11 @@
  * the list of 20 with its total at 10 connections, as the issue's target is stated. One bare server
  * (seeded once with the same DOCS documents) serves both passes; each store gets a fresh svc process.
  *
+ * Before the PostgreSQL pass, PostgreSQL alone (lib/pg-ceiling.ts): small write transactions from the
+ * bench process over as many connections as svc's pool has, independent ones and ones that all update
+ * one row (as svc's writes to one database update its change-log counter), as the reference for what
+ * one database of one PostgreSQL server can commit.
+ *
  * `BENCH_SMALL=1` is a smoke run: 5,000 documents, 1 s per row after 0.5 s of warm-up (unless
  * BENCH_DOCS, BENCH_DURATION or BENCH_WARMUP say otherwise); the section says so.
  */
@@ -20,7 +25,8 @@ import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
-import { benchStores, seed, startSvc, type StoreKind, stopSvc } from '../lib/svc.ts';
+import { postgresCeiling, type CeilingResult } from '../lib/pg-ceiling.ts';
+import { benchStores, POSTGRES_ADMIN_URL, seed, startSvc, type StoreKind, stopSvc } from '../lib/svc.ts';
 
 const SMALL_RUN = process.env.BENCH_SMALL === '1';
 const DOCS = Number(process.env.BENCH_DOCS ?? (SMALL_RUN ? 5000 : 100_000));
@@ -67,6 +73,9 @@ function poolSize(): string {
     return '?';
   }
 }
+
+/** The connections of PostgreSQL alone: svc's pool size (20 when it can't be read). */
+const poolConnections = (): number => Number(poolSize()) || 20;
 
 /** The commit measured, and whether svc's sources had uncommitted changes (npm run bench runs the working tree). */
 function commit(): string {
@@ -122,7 +131,32 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
   }
 }
 
-function render(rows: Row[], bareRows: string[][], notes: string[]): string {
+function renderCeiling(ceiling: CeilingResult[], rows: Row[]): string {
+  if (!ceiling.length) return '';
+  const svcInsert = rows.find((r) => r.store === 'postgres' && r.scenario.startsWith('insert'));
+  const t = table(
+    ['PostgreSQL alone (no svc, no HTTP)', 'connections', 'commits/s', 'p50 ms', 'p99 ms', 'svc insert req/s ÷ this', 'errors'],
+    ceiling.map((c) => [
+      c.shape === 'independent' ? 'independent: BEGIN; INSERT; COMMIT' : 'one hot row: BEGIN; UPDATE counter; INSERT; COMMIT',
+      num(poolConnections()), num(c.tps), num(c.p50, 2), num(c.p99, 1), svcInsert ? `${num((100 * svcInsert.m.rps) / c.tps)} %` : '—', c.errors ? `⚠ ${c.errors}` : '',
+    ]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'l'],
+  );
+  return `${t}
+
+PostgreSQL alone is measured right before svc's PostgreSQL pass, from the bench process over node-postgres
+(\`bench/lib/pg-ceiling.ts\`), with as many connections as svc's pool holds and the same ~170-byte JSON
+document; each transaction is 3 or 4 round trips, as svc's are. "Independent" transactions share WAL
+flushes (PostgreSQL's own group commit): the server's commit capacity. In "one hot row" every transaction
+updates the same row first and holds its lock until COMMIT has flushed, so they run one at a time: that is
+the shape of svc's writes to **one database**, which all bump its change-log counter
+(\`databases.last_event_id\`, \`src/changes/append.ts\`) right before COMMIT. Writes to different databases
+do not wait for each other.
+
+`;
+}
+
+function render(rows: Row[], bareRows: string[][], notes: string[], ceiling: CeilingResult[]): string {
   const ratio = (r: Row) => (r.bare ? `${num((100 * r.m.rps) / r.bare.rps)} % of ${r.bareName}` : '—');
   const verdict = (r: Row) => (r.met === undefined ? '' : r.met ? '✅' : '❌');
   const main = table(
@@ -142,7 +176,7 @@ ${main}
 
 ${bare}
 
-Targets met: ${met.length ? met.join(', ') : 'none'}. Not met: ${missed.length ? missed.join(', ') : 'none'}.
+${renderCeiling(ceiling, rows)}Targets met: ${met.length ? met.join(', ') : 'none'}. Not met: ${missed.length ? missed.join(', ') : 'none'}.
 
 How to read it: as in the foundation section, each svc row was measured right after the bare baseline it is
 compared with (\`bench/baseline/bare-server.ts\`: Fastify + better-sqlite3, one prepared statement per route,
@@ -170,6 +204,7 @@ const scale: Scenario = {
     const rows: Row[] = [];
     const bareRows: string[][] = [];
     const notes: string[] = [];
+    let ceiling: CeilingResult[] = [];
     try {
       log('starting the bare baseline server');
       const bare = await startProcess('bare baseline', ['--import', 'tsx', 'bench/baseline/bare-server.ts'], { BARE_DB: join(dir, 'bare.db') }, ROOT);
@@ -178,11 +213,17 @@ const scale: Scenario = {
         log(`bare: seeded ${num(DOCS)} documents`);
         const { stores, skipped } = await benchStores();
         if (skipped) notes.push(skipped);
-        for (const store of stores) await benchStore(store, bare, bareIds, rows, bareRows, notes);
+        for (const store of stores) {
+          if (store === 'postgres') {
+            log(`PostgreSQL alone: ${poolConnections()} connections`);
+            ceiling = await postgresCeiling(POSTGRES_ADMIN_URL, poolConnections(), LOAD.duration, LOAD.warmup);
+          }
+          await benchStore(store, bare, bareIds, rows, bareRows, notes);
+        }
       } finally {
         await bare.stop();
       }
-      return render(rows, bareRows, notes);
+      return render(rows, bareRows, notes, ceiling);
     } finally {
       Object.assign(LOAD, saved);
       rmSync(dir, { recursive: true, force: true });
