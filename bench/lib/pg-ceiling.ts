@@ -7,14 +7,18 @@
  *   where concurrent commits share WAL flushes;
  * - one hot row: `BEGIN; UPDATE one counter row; INSERT; COMMIT`: every transaction takes the same
  *   row lock and holds it to COMMIT, so they run one after the other, as svc's writes to one database
- *   do on its change-log counter (`databases.last_event_id`, src/changes/append.ts).
+ *   do on its change-log counter (`databases.last_event_id`, src/changes/append.ts);
+ * - point read: `SELECT data … WHERE id = $1` (a random row written above), no transaction: what a
+ *   get by id or a key lookup asks of the server.
  */
 import pg from 'pg';
 import { oneDocBody } from './documents.ts';
 import { now, percentiles } from './stats.ts';
 
-/** Commits per second and per-transaction latency (ms) of one shape. */
-export interface CeilingResult { shape: 'independent' | 'hot row'; tps: number; p50: number; p99: number; errors: number }
+type Shape = 'independent' | 'hot row' | 'point read';
+
+/** Commits (reads) per second and per-transaction latency (ms) of one shape. */
+export interface CeilingResult { shape: Shape; tps: number; p50: number; p99: number; errors: number }
 
 async function admin(adminUrl: string, sql: string): Promise<void> {
   const c = new pg.Client({ connectionString: adminUrl });
@@ -26,7 +30,7 @@ async function admin(adminUrl: string, sql: string): Promise<void> {
   }
 }
 
-/** Runs both shapes for `seconds` each with `connections` clients, on a database created and dropped here. */
+/** Runs the three shapes for `seconds` each with `connections` clients, on a database created and dropped here. */
 export async function postgresCeiling(adminUrl: string, connections: number, seconds: number, warmupSeconds: number): Promise<CeilingResult[]> {
   const name = `svc_bench_pg_${process.pid}_${Date.now()}`;
   await admin(adminUrl, `CREATE DATABASE ${name}`);
@@ -43,8 +47,14 @@ export async function postgresCeiling(adminUrl: string, connections: number, sec
     await clients[0].query('CREATE TABLE counter (id INT PRIMARY KEY, n BIGINT NOT NULL)');
     await clients[0].query('INSERT INTO counter VALUES (1, 0)');
     const results: CeilingResult[] = [];
-    for (const shape of ['independent', 'hot row'] as const) {
+    let maxId = 1;
+    for (const shape of ['independent', 'hot row', 'point read'] as const) {
+      if (shape === 'point read') maxId = Number((await clients[0].query<{ n: string }>('SELECT max(id) AS n FROM rows')).rows[0].n ?? 1);
       const once = async (c: pg.Client) => {
+        if (shape === 'point read') {
+          await c.query({ name: 'read', text: 'SELECT data FROM rows WHERE id = $1', values: [1 + Math.floor(Math.random() * maxId)] });
+          return;
+        }
         await c.query('BEGIN');
         if (shape === 'hot row') await c.query({ name: 'bump', text: 'UPDATE counter SET n = n + 1 WHERE id = 1' });
         await c.query({ name: 'insert', text: 'INSERT INTO rows (data) VALUES ($1)', values: [oneDocBody] });

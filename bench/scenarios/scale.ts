@@ -131,14 +131,20 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
   }
 }
 
+const SHAPE_NAME: Record<CeilingResult['shape'], string> = {
+  independent: 'independent writes: BEGIN; INSERT; COMMIT',
+  'hot row': 'one hot row: BEGIN; UPDATE counter; INSERT; COMMIT',
+  'point read': 'point read: SELECT by primary key',
+};
+
 function renderCeiling(ceiling: CeilingResult[], rows: Row[]): string {
   if (!ceiling.length) return '';
   const svcInsert = rows.find((r) => r.store === 'postgres' && r.scenario.startsWith('insert'));
   const t = table(
-    ['PostgreSQL alone (no svc, no HTTP)', 'connections', 'commits/s', 'p50 ms', 'p99 ms', 'svc insert req/s ÷ this', 'errors'],
+    ['PostgreSQL alone (no svc, no HTTP)', 'connections', 'transactions/s', 'p50 ms', 'p99 ms', 'svc insert req/s ÷ this', 'errors'],
     ceiling.map((c) => [
-      c.shape === 'independent' ? 'independent: BEGIN; INSERT; COMMIT' : 'one hot row: BEGIN; UPDATE counter; INSERT; COMMIT',
-      num(poolConnections()), num(c.tps), num(c.p50, 2), num(c.p99, 1), svcInsert ? `${num((100 * svcInsert.m.rps) / c.tps)} %` : '—', c.errors ? `⚠ ${c.errors}` : '',
+      SHAPE_NAME[c.shape],
+      num(poolConnections()), num(c.tps), num(c.p50, 2), num(c.p99, 1), c.shape !== 'point read' && svcInsert ? `${num((100 * svcInsert.m.rps) / c.tps)} %` : '—', c.errors ? `⚠ ${c.errors}` : '',
     ]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
@@ -151,7 +157,9 @@ flushes (PostgreSQL's own group commit): the server's commit capacity. In "one h
 updates the same row first and holds its lock until COMMIT has flushed, so they run one at a time: that is
 the shape of svc's writes to **one database**, which all bump its change-log counter
 (\`databases.last_event_id\`, \`src/changes/append.ts\`) right before COMMIT. Writes to different databases
-do not wait for each other.
+do not wait for each other. "Point read" is one indexed row by primary key outside a transaction, what a get
+by id or an API-key lookup asks of the server; one node process drives it, so it is a lower bound of what
+the server can read (docs/scaling.md uses these rows).
 
 `;
 }
