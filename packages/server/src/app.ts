@@ -106,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const jobs = createJobs(app.log);
   const indexer = new AutoIndexer(store, { perDatabase: config.limits.autoIndexesPerDatabase, perStore: config.limits.autoIndexes }, (e) => app.log.warn({ err: e }, 'automatic index failed'));
-  const webhooks = createWebhooks({ config, store, clock, log: app.log, metrics });
+  const webhooks = createWebhooks({ config, store, clock, log: app.log, metrics, jobs });
   const onChange: ChangeListener = (events) => {
     bus.publish(events);
     deps.onChange?.(events);

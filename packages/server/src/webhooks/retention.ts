@@ -11,8 +11,6 @@ export interface RetentionOptions {
   deliveryMaxAgeMs: number;
   /** Change-log events older than this go; never less than an hour (realtime replay). */
   eventMaxAgeMs: number;
-  /** How often to prune. */
-  everyMs?: number;
 }
 
 const BATCH = 1000;
@@ -23,33 +21,10 @@ const BATCH = 1000;
  * body, so they do not need their event. Idempotent: several instances may run it.
  */
 export class Retention {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-
   constructor(private readonly o: RetentionOptions) {}
 
-  start(): void {
-    const every = this.o.everyMs ?? 10 * 60_000;
-    // A first pass soon after start, then at a steady pace.
-    this.timer = setTimeout(() => {
-      void this.runOnce();
-      this.timer = setInterval(() => void this.runOnce(), every);
-      this.timer.unref();
-    }, Math.min(every, 30_000));
-    this.timer.unref();
-  }
-
-  /** One pass; returns how many deliveries and events it removed. */
-  runOnce(): Promise<{ deliveries: number; events: number }> {
-    const pass = this.prune().catch((e) => {
-      this.o.log.error({ err: e }, 'retention pass failed');
-      return { deliveries: 0, events: 0 };
-    });
-    this.running = pass;
-    return pass;
-  }
-
-  private async prune(): Promise<{ deliveries: number; events: number }> {
+  /** One pass (run by `jobs.every`, which logs a failure); returns how many deliveries and events it removed. */
+  async runOnce(): Promise<{ deliveries: number; events: number }> {
     const now = this.o.clock.now();
     const deliveryCutoff = new Date(now - this.o.deliveryMaxAgeMs).toISOString();
     const eventCutoff = new Date(now - Math.max(this.o.eventMaxAgeMs, MIN_CHANGE_RETENTION_MS)).toISOString();
@@ -72,11 +47,5 @@ export class Retention {
     }
     if (deliveries || events) this.o.log.info({ deliveries, events }, 'pruned old webhook deliveries and events');
     return { deliveries, events };
-  }
-
-  async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    clearInterval(this.timer);
-    await this.running;
   }
 }

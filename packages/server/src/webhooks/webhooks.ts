@@ -5,6 +5,7 @@ import type { Store } from '../store/store.ts';
 import { WebhooksService, type HookFilter } from './service.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { Retention } from './retention.ts';
+import type { Jobs } from '../infra/jobs.ts';
 import { Sender } from './sender.ts';
 import { UrlGuard } from './url-guard.ts';
 import { queueDepth } from './deliveries.ts';
@@ -12,6 +13,9 @@ import type { Metrics } from '../operations/metrics.ts';
 import type { WriteHook } from '../documents/service.ts';
 import type { Feature } from '../feature.ts';
 import { webhookRoutes } from './routes.ts';
+
+/** How often finished deliveries and old events are pruned. */
+const RETENTION_EVERY_MS = 10 * 60_000;
 
 /** The whole webhooks feature, wired once by the app: what app.ts hands to the documents service, the routes and the lifecycle. */
 export interface Webhooks extends Feature {
@@ -27,9 +31,9 @@ export interface Webhooks extends Feature {
 }
 
 export function createWebhooks(deps: {
-  config: Config; store: Store; clock: Clock; log: FastifyBaseLogger; metrics: Metrics;
+  config: Config; store: Store; clock: Clock; log: FastifyBaseLogger; metrics: Metrics; jobs: Jobs;
 }): Webhooks {
-  const { config, store, clock, log, metrics } = deps;
+  const { config, store, clock, log, metrics, jobs } = deps;
   metrics.sources.webhookQueueDepth = () => queueDepth(store);
   const guard = new UrlGuard(config.webhookAllowPrivateUrls);
   const sender = new Sender(guard, config.webhookTimeoutMs);
@@ -56,10 +60,10 @@ export function createWebhooks(deps: {
     },
     start() {
       dispatcher.start();
-      retention.start();
+      // A first pass soon after start, then every 10 minutes.
+      jobs.every('webhook retention', RETENTION_EVERY_MS, () => retention.runOnce(), { firstAfterMs: 30_000 });
     },
     async stop() {
-      await retention.stop();
       await dispatcher.stop();
       sender.close();
     },
