@@ -33,6 +33,9 @@ import type { Bus } from './infra/bus/bus.ts';
 import { localBus } from './infra/bus/local.ts';
 import { createRealtime } from './realtime/realtime.ts';
 import { createJobs } from './infra/jobs.ts';
+import { createInvalidation, type Invalidation } from './infra/invalidation/invalidation.ts';
+import { InvalidatedCache } from './infra/invalidation/cache.ts';
+import { createInvalidationFeature } from './infra/invalidation/feature.ts';
 import type { Feature } from './feature.ts';
 
 export interface AppDeps {
@@ -49,6 +52,8 @@ export interface AppDeps {
   bus?: Bus;
   /** The first-run setup token main.ts prints while no operator exists (default: a fresh one nobody has seen). */
   setupToken?: string;
+  /** How cached credentials learn they died (default: picked from config.databaseUrl, as the store is). */
+  invalidation?: Invalidation;
 }
 
 /**
@@ -89,7 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const metrics = createMetrics();
   const lastUsed = new LastUsedTracker(store);
-  installAuth(app, { store, lastUsed });
+  const invalidation = deps.invalidation ?? createInvalidation(config.databaseUrl, app.log);
+  const cacheSize = { max: config.credentialCacheSize };
+  installAuth(app, { store, lastUsed, keys: new InvalidatedCache(invalidation, cacheSize), operators: new InvalidatedCache(invalidation, cacheSize) });
   installRateLimit(app, { limiter, perKey: config.rateLimitPerKey, perIp: config.rateLimitPerIp });
   installAccessCheck(app);
   installRequestMetrics(app, metrics);
@@ -116,13 +123,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every feature, in one list: routes registered in this order, started when the app is ready,
   // stopped in reverse order when it closes.
   const features: Feature[] = [
+    createInvalidationFeature(app, invalidation, jobs),
     { routes: (app) => operationsRoutes(app, { store, metrics, metricsToken: config.metricsToken, redis: limiter.health }) },
     { routes: (app) => adminRoutes(app, { store, publicUrl: config.publicUrl, limiter }) },
     { routes: (app) => setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) }) },
     { routes: (app) => userAdminRoutes(app, { store }) },
     { routes: (app) => documentRoutes(app, { documents, rules: new DocumentRules({ store, clock }), maxPageSize: config.limits.pageSize }) },
     webhooks,
-    createAuth({ store, config, limiter, clock, jobs, log: app.log }),
+    createAuth({ store, config, limiter, clock, jobs, log: app.log, invalidation }),
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log }),
     createRules({ store }),
     { routes: (app) => dashboardRoutes(app, { publicUrl: config.publicUrl }) },

@@ -8,6 +8,7 @@ import { ApiError } from './errors.ts';
 import { createOperator } from './admin/operators.ts';
 import { createDatabase, getDatabase, listDatabases } from './databases/databases.ts';
 import { createKey, listKeys, parseKind, revokeKey } from './keys/keys.ts';
+import { barrierOnce } from './infra/invalidation/invalidation.ts';
 import { readRules, saveRules } from './rules/rules.ts';
 import { parseJsonBody } from './json/parse.ts';
 
@@ -80,6 +81,8 @@ key.command('revoke').description('revoke a key; it stops working at once')
   .requiredOption('--database <id>').requiredOption('--key <keyId>')
   .action((o: { database: string; key: string }) => withStore(async (store) => {
     await revokeKey(store, o.database, o.key);
+    // Running servers drop the key from their caches; return once every one of them has.
+    await barrierOnce(loadConfig().databaseUrl);
     print({ revoked: o.key }, () => `Revoked key ${o.key}.`);
   }));
 

@@ -3,6 +3,7 @@ import { newId, nowIso } from '../ids/ids.ts';
 import { OPERATOR_TOKEN_PREFIX, hashSecret, randomBase62 } from '../keys/key-format.ts';
 import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
 import type { Store } from '../store/store.ts';
+import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 
 /** An operator as the API shows it. */
 export interface Operator {
@@ -64,14 +65,23 @@ export async function signInOperator(store: Store, email: string, password: stri
   return { token, operator: { id: row.id, email: row.email, createdAt: row.created_at } };
 }
 
-/** The operator of a session token, if the session is live. */
-export async function resolveOperator(store: Store, token: string): Promise<Operator | undefined> {
-  const row = await store.get<{ id: string; email: string; created_at: string }>(
-    `SELECT o.id, o.email, o.created_at FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
-     WHERE s.token_hash = ? AND s.expires_at > ?`,
-    [hashSecret(token), nowIso()],
-  );
-  return row && { id: row.id, email: row.email, createdAt: row.created_at };
+/**
+ * The operator of a session token, if the session is live. With a cache, a live session is
+ * remembered under its hash until it ends, expires or its operator changes (infra/invalidation).
+ */
+export async function resolveOperator(store: Store, token: string, cache?: InvalidatedCache<Operator>): Promise<Operator | undefined> {
+  const hash = hashSecret(token);
+  const lookup = async () => {
+    const row = await store.get<{ id: string; email: string; created_at: string; expires_at: string }>(
+      `SELECT o.id, o.email, o.created_at, s.expires_at FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
+       WHERE s.token_hash = ? AND s.expires_at > ?`,
+      [hash, nowIso()],
+    );
+    if (!row) return undefined;
+    const value = Object.freeze({ id: row.id, email: row.email, createdAt: row.created_at });
+    return { value, tags: [`operator:${row.id}`], expiresAt: Date.parse(row.expires_at) };
+  };
+  return cache ? cache.get(`operator-session:${hash}`, Date.now(), lookup) : (await lookup())?.value;
 }
 
 export async function signOutOperator(store: Store, token: string): Promise<void> {

@@ -34,7 +34,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   });
 
   api.post('/v1/admin/sign-out', {
-    config: operator, schema: { tags, summary: 'End this operator session', response: { 204: NoContent, ...errors } },
+    config: { ...operator, invalidates: true }, schema: { tags, summary: 'End this operator session', response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await signOutOperator(store, request.operatorToken!);
     return reply.code(204).send();
@@ -71,7 +71,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   }, async (request) => ({ database: await updateDatabase(store, request.params.id, request.body) }));
 
   api.delete('/v1/admin/databases/:id', {
-    config: operator, schema: { tags, summary: 'Delete a database and everything in it', params: IdParams, response: { 204: NoContent, ...errors } },
+    config: { ...operator, invalidates: true }, schema: { tags, summary: 'Delete a database and everything in it', params: IdParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await deleteDatabase(store, request.params.id);
     return reply.code(204).send();
@@ -93,7 +93,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   });
 
   api.delete('/v1/admin/databases/:id/keys/:keyId', {
-    config: operator, schema: { tags, summary: 'Revoke an API key at once', params: KeyParams, response: { 204: NoContent, ...errors } },
+    config: { ...operator, invalidates: true }, schema: { tags, summary: 'Revoke an API key at once', params: KeyParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await revokeKey(store, request.params.id, request.params.keyId);
     return reply.code(204).send();

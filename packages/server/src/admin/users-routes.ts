@@ -48,14 +48,14 @@ export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): v
   }, async (request) => getUser(store, request.params.id, request.params.userId));
 
   api.delete('/v1/admin/databases/:id/users/:userId', {
-    config, schema: { tags, summary: 'Delete an end user, its sessions and identities', params: UserParams, response: { 204: NoContent, ...errors } },
+    config: { ...config, invalidates: true }, schema: { tags, summary: 'Delete an end user, its sessions and identities', params: UserParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await deleteUser(store, request.params.id, request.params.userId);
     return reply.code(204).send();
   });
 
   api.post('/v1/admin/databases/:id/users/:userId/sign-out', {
-    config,
+    config: { ...config, invalidates: true },
     schema: {
       tags, summary: "End every session of an end user (sign out everywhere)", params: UserParams,
       response: { 200: Type.Object({ endedSessions: Type.Integer() }), ...errors },

@@ -6,13 +6,15 @@ import type { Jobs } from '../infra/jobs.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import { createMailer } from '../infra/mailer/mailer.ts';
 import type { Store } from '../store/store.ts';
+import { InvalidatedCache } from '../infra/invalidation/cache.ts';
+import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 import { Background } from './background.ts';
 import { PURGE_EVERY_MS, purgeExpired } from './cleanup.ts';
 import { EmailLinks } from './email-links.ts';
 import { OAuthFlow } from './oauth/flow.ts';
 import { authRoutes } from './routes.ts';
 import { AuthService } from './service.ts';
-import { Sessions } from './sessions.ts';
+import { Sessions, type SessionEntry } from './sessions.ts';
 import { DAY } from './tokens.ts';
 
 /** What the auth feature needs from the app. */
@@ -23,6 +25,8 @@ export interface AuthDeps {
   clock: Clock;
   jobs: Jobs;
   log: FastifyBaseLogger;
+  /** Where live sessions learn they died: `resolve` caches them under it (config.credentialCacheSize). */
+  invalidation?: Invalidation;
 }
 
 /**
@@ -32,7 +36,8 @@ export interface AuthDeps {
  */
 export function createAuth(deps: AuthDeps): Feature {
   const { store, config, limiter, clock, jobs, log } = deps;
-  const sessions = new Sessions(store, clock, config.sessionTtlDays * DAY);
+  const cache = deps.invalidation && new InvalidatedCache<SessionEntry>(deps.invalidation, { max: config.credentialCacheSize });
+  const sessions = new Sessions(store, clock, config.sessionTtlDays * DAY, cache);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, log });
   const background = new Background(log);
   const auth = new AuthService({ store, clock, sessions });

@@ -45,6 +45,8 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const { auth, links, oauth, limiter } = deps;
   const tags = ['auth'];
   const key = { access: 'key' as const };
+  // Routes that end sessions or change users answer once every instance's caches know (infra/invalidation).
+  const keyInvalidates = { ...key, invalidates: true };
   const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
   const current = (request: FastifyRequest) => auth.current(databaseOf(request), sessionToken(request));
   /**
@@ -79,7 +81,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   });
 
   api.post('/v1/auth/sign-out', {
-    config: key, schema: { tags, summary: 'End the session in X-Session-Token', headers: SessionHeaders, response: { 204: NoContent, ...errors } },
+    config: keyInvalidates, schema: { tags, summary: 'End the session in X-Session-Token', headers: SessionHeaders, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     await auth.signOut(await current(request));
     return reply.code(204).send();
@@ -90,7 +92,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   }, async (request) => ({ user: toUser((await current(request)).user) }));
 
   api.patch('/v1/auth/me', {
-    config: key, schema: { tags, summary: "Change the signed-in user's name or avatar", headers: SessionHeaders, body: PatchMeBody, response: { 200: UserResponse, ...errors } },
+    config: keyInvalidates, schema: { tags, summary: "Change the signed-in user's name or avatar", headers: SessionHeaders, body: PatchMeBody, response: { 200: UserResponse, ...errors } },
   }, async (request) => ({ user: await auth.updateProfile(await current(request), request.body) }));
 
   api.post('/v1/auth/refresh', {
@@ -98,7 +100,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   }, async (request) => auth.refresh(await current(request)));
 
   api.post('/v1/auth/change-password', {
-    config: key, schema: { tags, summary: 'Change the password; ends every other session', headers: SessionHeaders, body: ChangePasswordBody, response: { 204: NoContent, ...errors } },
+    config: keyInvalidates, schema: { tags, summary: 'Change the password; ends every other session', headers: SessionHeaders, body: ChangePasswordBody, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     const me = await current(request);
     const { currentPassword, newPassword } = request.body;
@@ -111,7 +113,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   }, async (request, reply) => requestLink(request, request.body, reply, 'forgot-password', (db, email, target) => links.requestReset(db, email, target)));
 
   api.post('/v1/auth/reset-password', {
-    config: key, schema: { tags, summary: 'Set a new password with the token of a reset link; ends every session', body: ResetPasswordBody, response: { 204: NoContent, ...errors } },
+    config: keyInvalidates, schema: { tags, summary: 'Set a new password with the token of a reset link; ends every session', body: ResetPasswordBody, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
     const { email, token, newPassword } = request.body;
     await links.resetPassword(databaseOf(request), normalizeEmail(email), token, newPassword);
@@ -123,7 +125,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   }, async (request, reply) => requestLink(request, request.body, reply, 'magic-link', (db, email, target) => links.requestMagicLink(db, email, target)));
 
   api.post('/v1/auth/magic-link/verify', {
-    config: key, schema: { tags, summary: 'Sign in with the token of a magic link (creates the account if needed)', body: VerifyMagicLinkBody, response: { 200: SignedInResponse, ...errors } },
+    config: keyInvalidates, schema: { tags, summary: 'Sign in with the token of a magic link (creates the account if needed)', body: VerifyMagicLinkBody, response: { 200: SignedInResponse, ...errors } },
   }, async (request) => links.verifyMagicLink(databaseOf(request), normalizeEmail(request.body.email), request.body.token));
 
   api.get('/v1/auth/oauth/:provider', {
@@ -135,7 +137,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   }, async (request, reply) => redirect(reply, await oauth.start(request.params.provider, request.query.key, request.query.redirectUrl)));
 
   api.get('/v1/auth/oauth/:provider/callback', {
-    config: { access: 'open' },
+    config: { access: 'open', invalidates: true },
     schema: {
       tags, summary: "The provider's redirect back: on to redirectUrl?token= or ?error=", security: [],
       params: ProviderParams, querystring: OAuthCallbackQuery, response: { 302: Redirect, 400: ErrorResponse, 429: ErrorResponse },

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Queryable, Store } from '../store/store.ts';
+import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import { isoAt, newToken, tokenHash } from './tokens.ts';
 import type { UserRow } from './users.ts';
 
@@ -19,13 +20,28 @@ export interface Current {
 
 const invalid = () => new ApiError('invalid_session', 'The session token is missing, unknown, expired or revoked; sign in again');
 
+/** A live session as a cache keeps it: its user row, its database and its expiry. */
+export interface SessionEntry {
+  user: Readonly<UserRow>;
+  databaseId: string;
+}
+
 /**
  * End-user sessions, Lucia-style: an opaque random token in the client, its SHA-256 in
  * `user_sessions`, a sliding expiry that `refresh` moves to now + lifetime. A session belongs to
  * one database; the same token presented with another database's key is unknown.
+ *
+ * With a cache, `resolve` remembers a live session and its user row under the token's hash until
+ * the session ends or expires or the user changes: the store announces each of those itself
+ * (infra/invalidation), and routes that end sessions answer after `Invalidation.barrier()`.
  */
 export class Sessions {
-  constructor(private readonly store: Store, private readonly clock: Clock, private readonly lifetimeMs: number) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly lifetimeMs: number,
+    private readonly cache?: InvalidatedCache<SessionEntry>,
+  ) {}
 
   /** Starts a session for a user (inside the caller's transaction when given one). */
   async create(q: Queryable, databaseId: string, userId: string): Promise<Session> {
@@ -42,14 +58,25 @@ export class Sessions {
   async resolve(databaseId: string, token: string | undefined): Promise<Current> {
     if (!token || token.length > 512) throw invalid();
     const hash = tokenHash(token);
-    const user = await this.store.get<UserRow>(
-      `SELECT u.id, u.email, u.name, u.avatar, u.password_hash, u.email_verified, u.created_at, u.updated_at
+    const lookup = () => this.lookup(hash);
+    const found = this.cache ? await this.cache.get(`session:${hash}`, this.clock.now(), lookup) : (await lookup())?.value;
+    if (!found || found.databaseId !== databaseId) throw invalid();
+    return { user: found.user, tokenHash: hash, token };
+  }
+
+  /** The live session of a token hash, whatever its database (resolve compares it, so a cache entry serves any key). */
+  private async lookup(hash: string) {
+    const row = await this.store.get<UserRow & { session_database_id: string; session_expires_at: string }>(
+      `SELECT u.id, u.email, u.name, u.avatar, u.password_hash, u.email_verified, u.created_at, u.updated_at,
+              s.database_id AS session_database_id, s.expires_at AS session_expires_at
        FROM user_sessions s JOIN users u ON u.id = s.user_id
-       WHERE s.token_hash = ? AND s.database_id = ? AND s.expires_at > ?`,
-      [hash, databaseId, isoAt(this.clock)],
+       WHERE s.token_hash = ? AND s.expires_at > ?`,
+      [hash, isoAt(this.clock)],
     );
-    if (!user) throw invalid();
-    return { user, tokenHash: hash, token };
+    if (!row) return undefined;
+    const { session_database_id: databaseId, session_expires_at: expiresAt, ...user } = row;
+    const value: SessionEntry = { user: Object.freeze(user), databaseId };
+    return { value, tags: [`user:${user.id}`], expiresAt: Date.parse(expiresAt) };
   }
 
   /** Moves a live session's expiry to now + lifetime; the token stays the same. */

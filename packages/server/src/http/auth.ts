@@ -5,6 +5,7 @@ import { OPERATOR_TOKEN_PREFIX } from '../keys/key-format.ts';
 import { resolveOperator, type Operator } from '../admin/operators.ts';
 import type { LastUsedTracker } from '../keys/last-used.ts';
 import type { Store } from '../store/store.ts';
+import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 
 /**
  * Who may call a route, declared in its `config.access`:
@@ -43,11 +44,20 @@ function bearer(request: FastifyRequest): string | undefined {
   return m ? m[1] : '';
 }
 
-async function authenticate(request: FastifyRequest, store: Store, access: Access, lastUsed: LastUsedTracker): Promise<void> {
+/** What the auth hook looks credentials up in: the store, through caches of live keys and operator sessions. */
+export interface AuthHookDeps {
+  store: Store;
+  lastUsed: LastUsedTracker;
+  keys?: InvalidatedCache<KeyPrincipal>;
+  operators?: InvalidatedCache<Operator>;
+}
+
+async function authenticate(request: FastifyRequest, deps: AuthHookDeps, access: Access): Promise<void> {
+  const { store, lastUsed } = deps;
   const token = bearer(request);
   if (token === undefined) throw new ApiError('missing_api_key', 'Send your API key as Authorization: Bearer <key>');
   if (token.startsWith(OPERATOR_TOKEN_PREFIX)) {
-    const operator = await resolveOperator(store, token);
+    const operator = await resolveOperator(store, token, deps.operators);
     if (!operator) throw new ApiError('invalid_session', 'The operator session is unknown or expired; sign in again');
     request.operator = operator;
     request.operatorToken = token;
@@ -61,7 +71,7 @@ async function authenticate(request: FastifyRequest, store: Store, access: Acces
     request.principal = { databaseId, kind: 'secret', operatorId: operator.id };
     return;
   }
-  const key: KeyPrincipal | undefined = await resolveKey(store, token);
+  const key: KeyPrincipal | undefined = await resolveKey(store, token, deps.keys);
   if (!key) throw new ApiError('invalid_api_key', 'The API key is unknown or revoked');
   lastUsed.touch(key.keyId);
   request.principal = { databaseId: key.databaseId, kind: key.kind, keyId: key.keyId };
@@ -69,12 +79,12 @@ async function authenticate(request: FastifyRequest, store: Store, access: Acces
 }
 
 /** Resolves the caller of every request; failures are recorded, and thrown by `enforceAccess`. */
-export function installAuth(app: FastifyInstance, deps: { store: Store; lastUsed: LastUsedTracker }): void {
+export function installAuth(app: FastifyInstance, deps: AuthHookDeps): void {
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access ?? 'open';
     if (access === 'open') return;
     try {
-      await authenticate(request, deps.store, access, deps.lastUsed);
+      await authenticate(request, deps, access);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       request.principal = undefined;

@@ -1,6 +1,7 @@
 import { ApiError, notFound } from '../errors.ts';
 import { newId, nowIso } from '../ids/ids.ts';
 import type { Queryable, Store } from '../store/store.ts';
+import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import { generateKey, hashSecret, keyHint, type KeyKind } from './key-format.ts';
 
 /** A key as listings show it: never the key itself. */
@@ -54,7 +55,10 @@ export async function listKeys(store: Store, databaseId: string): Promise<KeyRec
   return rows.map(toRecord);
 }
 
-/** Revokes a key: the next request with it gets 401 (keys are looked up on every request, not cached). */
+/**
+ * Revokes a key: the next request with it gets 401, on every instance. Caches hear of it from the
+ * store itself (infra/invalidation); the route answers after `Invalidation.barrier()`.
+ */
 export async function revokeKey(store: Store, databaseId: string, keyId: string): Promise<void> {
   const changed = await store.run(
     'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND database_id = ?',
@@ -65,15 +69,20 @@ export async function revokeKey(store: Store, databaseId: string, keyId: string)
 
 /**
  * Resolves a presented key. The lookup is by SHA-256 of the key, so comparing the stored hash
- * leaks nothing about the key itself (an attacker cannot steer the hash's bytes).
+ * leaks nothing about the key itself (an attacker cannot steer the hash's bytes). With a cache,
+ * a live key is remembered under its hash until it is revoked (infra/invalidation/cache.ts).
  */
-export async function resolveKey(store: Store, presented: string): Promise<KeyPrincipal | undefined> {
+export async function resolveKey(store: Store, presented: string, cache?: InvalidatedCache<KeyPrincipal>): Promise<KeyPrincipal | undefined> {
   if (!/^svc_(sk|pk)_[A-Za-z0-9]{32,128}$/.test(presented)) return undefined;
-  const row = await store.get<{ id: string; database_id: string; kind: KeyKind }>(
-    'SELECT id, database_id, kind FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
-    [hashSecret(presented)],
-  );
-  return row && { keyId: row.id, databaseId: row.database_id, kind: row.kind };
+  const hash = hashSecret(presented);
+  const lookup = async () => {
+    const row = await store.get<{ id: string; database_id: string; kind: KeyKind }>(
+      'SELECT id, database_id, kind FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
+      [hash],
+    );
+    return row && { value: Object.freeze({ keyId: row.id, databaseId: row.database_id, kind: row.kind }) };
+  };
+  return cache ? cache.get(`key:${hash}`, Date.now(), lookup) : (await lookup())?.value;
 }
 
 export function parseKind(kind: unknown): KeyKind {

@@ -1,0 +1,17 @@
+import type { Invalidation } from './invalidation.ts';
+
+/**
+ * No cache: every lookup goes to the store, so a revocation, from this process or another, holds
+ * from the next request on. The choice for SQLite (invalidation.ts says why).
+ */
+export function uncached(): Invalidation {
+  return {
+    current: () => false,
+    epoch: 0,
+    subscribe: () => undefined,
+    barrier: async () => undefined,
+    start: async () => undefined,
+    maintain: async () => undefined,
+    close: async () => undefined,
+  };
+}
