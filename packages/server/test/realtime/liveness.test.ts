@@ -1,9 +1,11 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { forEachStore } from '../helpers/stores.ts';
-import { request, startServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
+import { apiClient, type ApiClient } from '../helpers/api.ts';
 import { openWs } from '../helpers/ws.ts';
 
 /**
@@ -24,39 +26,26 @@ async function rawUpgrade(url: string): Promise<{ socket: Socket; closed: Promis
 }
 
 forEachStore('realtime liveness', (kind) => {
-  let server: TestServer;
-  let db: Awaited<ReturnType<TestServer['createDatabase']>>;
-  let slowServer: TestServer;
-  let slowDb: Awaited<ReturnType<TestServer['createDatabase']>>;
-  before(async () => {
-    server = await startServer(kind, { env: { REALTIME_HEARTBEAT_MS: '200' } });
-    db = await server.createDatabase();
-    // Heartbeats of 200 ms would drop the stalled reader before its buffer fills: a server of its own.
-    slowServer = await startServer(kind, { env: { REALTIME_MAX_BUFFER_BYTES: '65536' } });
-    slowDb = await slowServer.createDatabase();
-  });
-  after(async () => {
-    await server.close();
-    await slowServer.close();
-  });
+  const t = useServer(kind, { env: { REALTIME_HEARTBEAT_MS: '200' } });
+  // Heartbeats of 200 ms would drop the stalled reader before its buffer fills: a server of its own.
+  const slow = useServer(kind, { env: { REALTIME_MAX_BUFFER_BYTES: '65536' } });
+  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const slowApi = apiClient(() => slow.server, () => slow.db.secretKey);
 
-  const tokenUrl = async (collections: string[], srv = server, key = db.secretKey) => {
-    const r = await request(srv, 'POST', '/realtime/token', { key, body: { collections } });
-    return (r.json as { url: string }).url;
-  };
+  const tokenUrl = async (collections: string[], client: ApiClient = api) => (await client.post<{ url: string }>('/realtime/token', { collections }, 201)).url;
 
   test('heartbeat: a client that never answers pings is dropped; one that does stays', async () => {
     const url = await tokenUrl(['beat']);
     const dead = await rawUpgrade(url);
     const healthy = await openWs(url); // the ws library answers pings by itself
     await dead.closed; // the server terminates it after a missed pong (~2 heartbeats)
-    await new Promise((r) => setTimeout(r, 600));
+    await sleep(600);
     assert.equal(healthy.ws.readyState, healthy.ws.OPEN, 'a live client is kept');
     await healthy.close();
   });
 
   test('backpressure: a stalled reader is closed with 4008 past the buffer limit, and resumes with after', async () => {
-    const url = await tokenUrl(['flood'], slowServer, slowDb.secretKey);
+    const url = await tokenUrl(['flood'], slowApi);
     const watcher = await openWs(url);
     const [ready] = await watcher.waitFor((m) => m.type === 'ready');
     assert.ok(ready);
@@ -67,8 +56,7 @@ forEachStore('realtime liveness', (kind) => {
     const big = 'x'.repeat(200 * 1024);
     const ids: string[] = [];
     for (let i = 0; i < 60; i += 1) {
-      const r = await request(slowServer, 'POST', '/flood/docs', { key: slowDb.secretKey, body: { i, big } });
-      ids.push((r.json as { id: string }).id);
+      ids.push((await slowApi.post<{ id: string }>('/flood/docs', { i, big }, 201)).id);
     }
     (stalled.ws as unknown as { _socket: Socket })._socket.resume();
     const { code } = await stalled.closed;

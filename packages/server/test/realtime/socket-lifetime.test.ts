@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { OPERATOR, request, startServer, useServer } from '../helpers/server.ts';
+import { OPERATOR, startServer, useServer } from '../helpers/server.ts';
+import { apiClient, type ApiClient, type CallOptions } from '../helpers/api.ts';
 import { openWs, type WsClient } from '../helpers/ws.ts';
 import { ManualClock } from '../../src/infra/clock.ts';
 import { closeCode } from './upgrade.ts';
@@ -13,63 +14,54 @@ import { closeCode } from './upgrade.ts';
  */
 forEachStore('realtime socket lifetime', (kind) => {
   const clock = new ManualClock();
-  const ctx = useServer(kind, { clock });
+  const t = useServer(kind, { clock });
+  const secret = apiClient(() => t.server, () => t.db.secretKey);
+  const op = apiClient(() => t.server, () => t.server.operatorToken());
 
-  const tokenUrl = async (key: string, headers?: Record<string, string>) => {
-    const r = await request(ctx.server, 'POST', '/realtime/token', { key, headers, body: { collections: ['life'] } });
-    assert.equal(r.status, 201, r.text);
-    return (r.json as { url: string }).url;
-  };
+  /** The socket URL of a new token asked for by `client` (by default with the secret key). */
+  const tokenUrl = async (client: ApiClient = secret, opts: CallOptions = {}) =>
+    (await client.post<{ url: string }>('/realtime/token', { collections: ['life'] }, 201, opts)).url;
   const ready = async (url: string): Promise<WsClient> => {
     const c = await openWs(url);
     await c.waitFor((m) => m.type === 'ready');
     return c;
   };
-  const newSecretKey = async () => {
-    const op = await ctx.server.operatorToken();
-    const r = await request(ctx.server, 'POST', `/admin/databases/${ctx.db.databaseId}/keys`, { key: op, body: { kind: 'secret' } });
-    assert.equal(r.status, 201, r.text);
-    return r.json as { key: string; id: string };
-  };
+  const newSecretKey = () => op.post<{ key: string; id: string }>(`/admin/databases/${t.db.databaseId}/keys`, { kind: 'secret' }, 201);
 
   test("a revoked key's open socket is closed with 4401, its token opens no new socket, others stay open", async () => {
     const doomed = await newSecretKey();
-    const url = await tokenUrl(doomed.key);
+    const url = await tokenUrl(apiClient(t.server, doomed.key));
     const socket = await ready(url);
-    const bystander = await ready(await tokenUrl(ctx.db.secretKey));
-    const op = await ctx.server.operatorToken();
-    const revoked = await request(ctx.server, 'DELETE', `/admin/databases/${ctx.db.databaseId}/keys/${doomed.id}`, { key: op });
-    assert.equal(revoked.status, 204, revoked.text);
+    const bystander = await ready(await tokenUrl());
+    await op.delete(`/admin/databases/${t.db.databaseId}/keys/${doomed.id}`, 204);
     assert.equal(await closeCode(socket.closed), 4401);
     await assert.rejects(openWs(url), { statusCode: 401 });
     assert.equal(bystander.ws.readyState, bystander.ws.OPEN, 'a socket of a live key is left alone');
-    await request(ctx.server, 'POST', '/life/docs', { key: ctx.db.secretKey, body: { still: 'streaming' } });
+    await secret.post('/life/docs', { still: 'streaming' }, 201);
     await bystander.waitFor((m) => m.type === 'event');
     await bystander.close();
   });
 
   test('a socket whose token expires is closed with 4401', async () => {
-    const socket = await ready(await tokenUrl(ctx.db.secretKey));
+    const socket = await ready(await tokenUrl());
     clock.advance(3600_000 + 1);
     assert.equal(await closeCode(socket.closed), 4401);
   });
 
   test("an operator's realtime token ends with the operator session: its socket is closed with 4401, no new socket opens", async () => {
-    await ctx.server.operatorToken(); // makes sure the operator exists
-    const signIn = await request(ctx.server, 'POST', '/admin/sign-in', { body: OPERATOR });
-    const session = (signIn.json as { token: string }).token;
-    const url = await tokenUrl(session, { 'x-database-id': ctx.db.databaseId });
+    await t.server.operatorToken(); // makes sure the operator exists
+    const session = (await apiClient(t.server).post<{ token: string }>('/admin/sign-in', OPERATOR, 200)).token;
+    const url = await tokenUrl(apiClient(t.server, session), { headers: { 'x-database-id': t.db.databaseId } });
     const socket = await ready(url);
-    assert.equal((await request(ctx.server, 'POST', '/admin/sign-out', { key: session })).status, 204);
+    await apiClient(t.server, session).post('/admin/sign-out', undefined, 204);
     assert.equal(await closeCode(socket.closed), 4401);
     await assert.rejects(openWs(url), { statusCode: 401 });
   });
 
   test('closing the server ends its open sockets instead of waiting for them', async () => {
+    // A server of its own: this test closes it.
     const own = await startServer(kind);
-    const { secretKey } = await own.createDatabase();
-    const r = await request(own, 'POST', '/realtime/token', { key: secretKey, body: { collections: ['life'] } });
-    const socket = await ready((r.json as { url: string }).url);
+    const socket = await ready(await tokenUrl(apiClient(own, (await own.createDatabase()).secretKey)));
     let closing: Promise<void> | undefined;
     try {
       closing = own.close();
