@@ -1,11 +1,14 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { forEachStore, openTestStore } from '../helpers/stores.ts';
-import { request, startServer } from '../helpers/server.ts';
+import { startServer, useServer } from '../helpers/server.ts';
+import { apiClient } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { ManualClock } from '../../src/infra/clock.ts';
 import { claimDue, insertDeliveries, recordAttempt, recordAttemptStepwise, recordAttemptWithCte } from '../../src/webhooks/deliveries.ts';
 import { Retention } from '../../src/webhooks/retention.ts';
-import { eventually, startReceiver } from './receiver.ts';
+import { startReceiver } from './receiver.ts';
 import type { FastifyBaseLogger } from 'fastify';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -72,117 +75,123 @@ forEachStore('webhook queue', (kind) => {
     });
   }
 
-  test('backoff runs on the injected clock: no retry until the clock passes nextAttemptAt', async () => {
+  // One server per scenario below: each has its own settings and a clock it moves.
+  describe('backoff', () => {
     const clock = new ManualClock();
-    const server = await startServer(kind, { clock, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '60000', WEBHOOK_MAX_ATTEMPTS: '2' } });
-    const rx = await startReceiver(() => ({ status: 500 }));
-    try {
-      const db = await server.createDatabase();
-      const h = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: rx.url } });
-      const id = (h.json as { id: string }).id;
-      await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: {} });
-      await rx.waitFor(1);
-      const pending = await eventually(async () => {
-        const l = (await request(server, 'GET', `/webhooks/${id}/deliveries`, { key: db.secretKey })).json as { deliveries: Array<{ attempts: number; nextAttemptAt: string }> };
-        return l.deliveries[0]?.attempts === 1 ? l.deliveries[0] : undefined;
-      });
-      const wait = Date.parse(pending.nextAttemptAt) - clock.now();
-      assert.ok(wait >= 48_000 && wait <= 72_000, `first retry in ${wait} ms (60 s ± 20 %)`);
-      await new Promise((r) => setTimeout(r, 400));
-      assert.equal(rx.received.length, 1, 'nothing before the clock moves');
-      clock.advance(73_000);
-      await rx.waitFor(2, 5000);
-      const done = await eventually(async () => {
-        const l = (await request(server, 'GET', `/webhooks/${id}/deliveries`, { key: db.secretKey })).json as { deliveries: Array<{ status: string }> };
-        return l.deliveries[0].status === 'failed' ? l.deliveries[0] : undefined;
-      });
-      assert.equal(done.status, 'failed');
-    } finally {
-      await rx.close();
-      await server.close();
-    }
+    const t = useServer(kind, { clock, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '60000', WEBHOOK_MAX_ATTEMPTS: '2' } });
+    test('backoff runs on the injected clock: no retry until the clock passes nextAttemptAt', async () => {
+      const api = apiClient(t.server, t.db.secretKey);
+      const rx = await startReceiver(() => ({ status: 500 }));
+      try {
+        const { id } = await api.post<{ id: string }>('/webhooks', { url: rx.url }, 201);
+        await api.post('/posts/docs', {}, 201);
+        await rx.waitFor(1);
+        const pending = await eventually(async () => {
+          const [d] = (await api.get<{ deliveries: Array<{ attempts: number; nextAttemptAt: string }> }>(`/webhooks/${id}/deliveries`)).deliveries;
+          assert.equal(d?.attempts, 1);
+          return d;
+        }, { what: 'the first attempt recorded' });
+        const wait = Date.parse(pending.nextAttemptAt) - clock.now();
+        assert.ok(wait >= 48_000 && wait <= 72_000, `first retry in ${wait} ms (60 s ± 20 %)`);
+        await sleep(400);
+        assert.equal(rx.received.length, 1, 'nothing before the clock moves');
+        clock.advance(73_000);
+        await rx.waitFor(2, 5000);
+        await eventually(async () => {
+          const [d] = (await api.get<{ deliveries: Array<{ status: string }> }>(`/webhooks/${id}/deliveries`)).deliveries;
+          assert.equal(d.status, 'failed');
+        }, { what: 'the delivery to fail' });
+      } finally {
+        await rx.close();
+      }
+    });
   });
 
-  test('auto-disable: N failed deliveries in a row spanning the window disable the webhook, with the reason in its record', async () => {
+  describe('auto-disable', () => {
     const clock = new ManualClock();
-    const server = await startServer(kind, { clock, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_HOURS: '24' } });
-    const rx = await startReceiver(() => ({ status: 500 }));
-    try {
-      const db = await server.createDatabase();
-      const h = await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: rx.url } });
-      const id = (h.json as { id: string }).id;
-      const failed = async (n: number) => eventually(async () => {
-        const l = (await request(server, 'GET', `/webhooks/${id}/deliveries`, { key: db.secretKey, query: { status: 'failed' } })).json as { total: number };
-        return l.total >= n;
-      }, 10_000, `${n} failed deliveries`);
-      for (let i = 0; i < 3; i += 1) await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: { i } });
-      await failed(3);
-      let w = (await request(server, 'GET', `/webhooks/${id}`, { key: db.secretKey })).json as { enabled: boolean; disabledReason: string | null };
-      assert.equal(w.enabled, true, '3 failures within minutes: still enabled');
-      clock.advance(25 * 3_600_000);
-      await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: { i: 3 } });
-      await failed(4);
-      w = await eventually(async () => {
-        const r = (await request(server, 'GET', `/webhooks/${id}`, { key: db.secretKey })).json as typeof w;
-        return r.enabled ? undefined : r;
-      });
-      assert.match(String(w.disabledReason), /^Disabled automatically at .*: the last 4 deliveries failed/);
-      await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: { i: 4 } });
-      const all = (await request(server, 'GET', `/webhooks/${id}/deliveries`, { key: db.secretKey })).json as { total: number };
-      assert.equal(all.total, 4, 'a disabled webhook gets no new deliveries');
-      const on = (await request(server, 'PATCH', `/webhooks/${id}`, { key: db.secretKey, body: { enabled: true } })).json as typeof w;
-      assert.equal(on.enabled, true);
-      assert.equal(on.disabledReason, null);
-    } finally {
-      await rx.close();
-      await server.close();
-    }
+    const t = useServer(kind, { clock, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_HOURS: '24' } });
+    test('auto-disable: N failed deliveries in a row spanning the window disable the webhook, with the reason in its record', async () => {
+      type Hook = { enabled: boolean; disabledReason: string | null };
+      const api = apiClient(t.server, t.db.secretKey);
+      const rx = await startReceiver(() => ({ status: 500 }));
+      try {
+        const { id } = await api.post<{ id: string }>('/webhooks', { url: rx.url }, 201);
+        const failed = (n: number) => eventually(async () => {
+          const { total } = await api.get<{ total: number }>(`/webhooks/${id}/deliveries`, 200, { query: { status: 'failed' } });
+          assert.ok(total >= n, `${total} failed so far`);
+        }, { what: `${n} failed deliveries` });
+        for (let i = 0; i < 3; i += 1) await api.post('/posts/docs', { i }, 201);
+        await failed(3);
+        assert.equal((await api.get<Hook>(`/webhooks/${id}`)).enabled, true, '3 failures within minutes: still enabled');
+        clock.advance(25 * 3_600_000);
+        await api.post('/posts/docs', { i: 3 }, 201);
+        await failed(4);
+        const w = await eventually(async () => {
+          const hook = await api.get<Hook>(`/webhooks/${id}`);
+          assert.equal(hook.enabled, false);
+          return hook;
+        }, { what: 'the webhook to be disabled' });
+        assert.match(String(w.disabledReason), /^Disabled automatically at .*: the last 4 deliveries failed/);
+        await api.post('/posts/docs', { i: 4 }, 201);
+        const all = await api.get<{ total: number }>(`/webhooks/${id}/deliveries`);
+        assert.equal(all.total, 4, 'a disabled webhook gets no new deliveries');
+        const on = await api.patch<Hook>(`/webhooks/${id}`, { enabled: true });
+        assert.equal(on.enabled, true);
+        assert.equal(on.disabledReason, null);
+      } finally {
+        await rx.close();
+      }
+    });
   });
 
-  test('retention prunes finished deliveries and events past their age, keeps pending deliveries and recent rows', async () => {
+  describe('retention', () => {
     const clock = new ManualClock();
-    const server = await startServer(kind, { clock, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
-    const rx = await startReceiver();
-    try {
-      const db = await server.createDatabase();
-      await request(server, 'POST', '/webhooks', { key: db.secretKey, body: { url: rx.url } });
-      await request(server, 'POST', '/posts/bulk', { key: db.secretKey, body: { documents: [{}, {}, {}] } });
-      await rx.waitFor(3);
-      const { store } = server.db;
-      await eventually(async () => Number((await store.get<{ n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'"))!.n) === 3);
-      // Age the rows as if written 31 days ago (events take the document's wall-clock time).
-      const old = iso(clock.now() - 31 * 86_400_000);
-      await store.run('UPDATE events SET created_at = ?', [old]);
-      await store.run('UPDATE webhook_deliveries SET created_at = ?', [old]);
-      await store.run("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE id IN (SELECT id FROM webhook_deliveries ORDER BY id LIMIT 1)", [iso(clock.now() + 86_400_000)]);
-      const retention = new Retention({ store, clock, log: silent, deliveryMaxAgeMs: 30 * 86_400_000, eventMaxAgeMs: 30 * 86_400_000 });
-      assert.deepEqual(await retention.runOnce(), { deliveries: 2, events: 3 });
-      assert.equal(Number((await store.get<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries'))!.n), 1, 'the pending one stays');
-      assert.equal(Number((await store.get<{ n: number }>('SELECT count(*) AS n FROM webhook_attempts'))!.n), 1, 'attempts go with their deliveries');
-      await request(server, 'POST', '/posts/docs', { key: db.secretKey, body: {} });
-      const short = new Retention({ store, clock, log: silent, deliveryMaxAgeMs: 1, eventMaxAgeMs: 1 });
-      assert.equal((await short.runOnce()).events, 0, 'events are kept at least an hour whatever the setting');
-    } finally {
-      await rx.close();
-      await server.close();
-    }
+    const t = useServer(kind, { clock, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    test('retention prunes finished deliveries and events past their age, keeps pending deliveries and recent rows', async () => {
+      const api = apiClient(t.server, t.db.secretKey);
+      const rx = await startReceiver();
+      try {
+        await api.post('/webhooks', { url: rx.url }, 201);
+        await api.post('/posts/bulk', { documents: [{}, {}, {}] }, 201);
+        await rx.waitFor(3);
+        const { store } = t.server.db;
+        const count = async (sql: string) => Number((await store.get<{ n: number }>(sql))!.n);
+        await eventually(async () => assert.equal(await count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'"), 3), { what: '3 succeeded deliveries' });
+        // Age the rows as if written 31 days ago (events take the document's wall-clock time).
+        const old = iso(clock.now() - 31 * 86_400_000);
+        await store.run('UPDATE events SET created_at = ?', [old]);
+        await store.run('UPDATE webhook_deliveries SET created_at = ?', [old]);
+        await store.run("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE id IN (SELECT id FROM webhook_deliveries ORDER BY id LIMIT 1)", [iso(clock.now() + 86_400_000)]);
+        const retention = new Retention({ store, clock, log: silent, deliveryMaxAgeMs: 30 * 86_400_000, eventMaxAgeMs: 30 * 86_400_000 });
+        assert.deepEqual(await retention.runOnce(), { deliveries: 2, events: 3 });
+        assert.equal(await count('SELECT count(*) AS n FROM webhook_deliveries'), 1, 'the pending one stays');
+        assert.equal(await count('SELECT count(*) AS n FROM webhook_attempts'), 1, 'attempts go with their deliveries');
+        await api.post('/posts/docs', {}, 201);
+        const short = new Retention({ store, clock, log: silent, deliveryMaxAgeMs: 1, eventMaxAgeMs: 1 });
+        assert.equal((await short.runOnce()).events, 0, 'events are kept at least an hour whatever the setting');
+      } finally {
+        await rx.close();
+      }
+    });
   });
 
   if (kind === 'postgres') {
     test('two dispatchers on one PostgreSQL database never send the same attempt twice', async () => {
+      // Two instances on one store: not useServer().
       const a = await startServer(kind, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
       const b = await startServer(kind, { db: a.db, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
       const rx = await startReceiver(() => ({ status: 200, delayMs: 3 }));
       try {
-        const db = await a.createDatabase();
-        await request(a, 'POST', '/webhooks', { key: db.secretKey, body: { url: rx.url } });
+        const { secretKey } = await a.createDatabase();
+        const [onA, onB] = [apiClient(a, secretKey), apiClient(b, secretKey)];
+        await onA.post('/webhooks', { url: rx.url }, 201);
         const docs = (n: number) => ({ documents: Array.from({ length: n }, (_, i) => ({ i })) });
         await Promise.all([
-          ...[0, 1, 2].map(() => request(a, 'POST', '/posts/bulk', { key: db.secretKey, body: docs(100) })),
-          ...[0, 1, 2].map(() => request(b, 'POST', '/posts/bulk', { key: db.secretKey, body: docs(100) })),
+          ...[0, 1, 2].map(() => onA.post('/posts/bulk', docs(100), 201)),
+          ...[0, 1, 2].map(() => onB.post('/posts/bulk', docs(100), 201)),
         ]);
         await rx.waitFor(600, 30_000);
-        await new Promise((r) => setTimeout(r, 500));
+        await sleep(500);
         const ids = rx.received.map((r) => String(r.headers['x-service-delivery']));
         assert.equal(ids.length, 600, 'exactly one request per delivery');
         assert.equal(new Set(ids).size, 600);
@@ -190,15 +199,16 @@ forEachStore('webhook queue', (kind) => {
         const attempts = await a.db.store.all<{ n: number }>('SELECT n FROM webhook_attempts');
         assert.equal(attempts.length, 600);
         assert.ok(attempts.every((r) => Number(r.n) === 1));
-        const sent = async (s: typeof a) => {
-          const m = await request(s, 'GET', '/metrics', { root: true });
-          return Number(/svc_webhook_deliveries_total\{outcome="succeeded"\} (\d+)/.exec(m.text)?.[1] ?? 0);
+        const metrics = async (server: typeof a) => {
+          const m = await apiClient(server).request('GET', '/metrics', { root: true });
+          assert.equal(m.status, 200);
+          return m.text;
         };
+        const sent = async (server: typeof a) => Number(/svc_webhook_deliveries_total\{outcome="succeeded"\} (\d+)/.exec(await metrics(server))?.[1] ?? 0);
         const [na, nb] = [await sent(a), await sent(b)];
         assert.equal(na + nb, 600);
         assert.ok(na > 0 && nb > 0, `both instances delivered (${na} + ${nb})`);
-        const depth = await request(a, 'GET', '/metrics', { root: true });
-        assert.match(depth.text, /svc_webhook_queue_depth 0/);
+        assert.match(await metrics(a), /svc_webhook_queue_depth 0/);
       } finally {
         await rx.close();
         await b.close();

@@ -58,13 +58,5 @@ export async function startReceiver(answer: (r: Received, index: number) => Answ
   };
 }
 
-/** Polls `fn` until it returns a truthy value (or throws after `ms`). */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** The one polling helper of the tests (an assertion retried until it passes), also importable from here. */
+export { eventually } from '../helpers/eventually.ts';
