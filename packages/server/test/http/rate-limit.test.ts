@@ -1,9 +1,10 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore, missingServices, REDIS_URL } from '../helpers/stores.ts';
+import { startServer, useServer, type Response } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
 
 const redisMissing = await missingServices({ redis: true });
-import { errorCode, request, startServer, type Response, type TestServer } from '../helpers/server.ts';
 
 const int = (r: Response, name: string): number => {
   const v = r.headers.get(name);
@@ -18,8 +19,7 @@ function limitHeaders(r: Response) {
 
 /** A 429 in the §0/§5 shape: rate_limited, top-level retryAfter equal to Retry-After, remaining 0. */
 function assertLimited(r: Response): void {
-  assert.equal(r.status, 429);
-  assert.equal(errorCode(r), 'rate_limited');
+  assertError(r, 429, 'rate_limited');
   const retryAfter = (r.json as { retryAfter: unknown }).retryAfter;
   assert.ok(Number.isInteger(retryAfter) && (retryAfter as number) >= 1 && (retryAfter as number) <= 60, `retryAfter ${String(retryAfter)}`);
   assert.equal(r.headers.get('retry-after'), String(retryAfter));
@@ -35,14 +35,12 @@ async function burst(n: number, send: (i: number) => Promise<Response>) {
 }
 
 forEachStore('rate limits', (kind) => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer(kind, { env: { RATE_LIMIT_PER_KEY: '40', RATE_LIMIT_PER_IP: '25' } });
-  });
-  after(() => server.close());
+  const t = useServer(kind, { env: { RATE_LIMIT_PER_KEY: '40', RATE_LIMIT_PER_IP: '25' } });
+  /** Raw answers (the tests read their headers); the key, if any, per request. */
+  const api = apiClient(() => t.server);
 
   test('every /v1 answer carries X-RateLimit-Limit/Remaining/Reset, errors included', async () => {
-    const db = await server.createDatabase();
+    const { db } = t;
     const cases: Array<[number, string, string, { key?: string; body?: unknown }]> = [
       [201, 'POST', '/h/docs', { key: db.secretKey, body: { a: 1 } }],
       [200, 'GET', '/h/docs', { key: db.secretKey }],
@@ -56,7 +54,7 @@ forEachStore('rate limits', (kind) => {
     ];
     let lastSecretRemaining = Infinity;
     for (const [status, method, path, opts] of cases) {
-      const r = await request(server, method, path, { ...opts, query: status === 400 ? { limit: 0 } : undefined });
+      const r = await api.request(method, path, { ...opts, query: status === 400 ? { limit: 0 } : undefined });
       assert.equal(r.status, status, `${method} ${path}`);
       const h = limitHeaders(r);
       assert.ok(h.reset <= 60, `reset ${h.reset}`);
@@ -71,8 +69,8 @@ forEachStore('rate limits', (kind) => {
   });
 
   test('a concurrent burst of 60 with RATE_LIMIT_PER_KEY=40: exactly 40 pass, 20 get 429, 40 documents written', async () => {
-    const db = await server.createDatabase();
-    const got = await burst(60, (i) => request(server, 'POST', '/burst/docs', { key: db.secretKey, body: { i } }));
+    const db = await t.server.createDatabase(); // counters of its own
+    const got = await burst(60, (i) => api.request('POST', '/burst/docs', { key: db.secretKey, body: { i } }));
     assert.deepEqual([...got.keys()].sort(), [201, 429]);
     assert.equal(got.get(201)!.length, 40);
     assert.equal(got.get(429)!.length, 20);
@@ -80,43 +78,42 @@ forEachStore('rate limits', (kind) => {
     const remaining = got.get(201)!.map((r) => limitHeaders(r).remaining).sort((a, b) => a - b);
     assert.deepEqual(remaining, Array.from({ length: 40 }, (_, i) => i), 'each success saw a distinct remaining count');
     // The public key has its own counter, so it still reads.
-    const l = await request(server, 'GET', '/burst/docs', { key: db.publicKey });
-    assert.equal(l.status, 200);
-    assert.equal((l.json as { total: number }).total, 40, 'the refused writes wrote nothing');
-    assertLimited(await request(server, 'GET', '/burst/docs', { key: db.secretKey }));
+    assert.equal((await api.get<{ total: number }>('/burst/docs', 200, { key: db.publicKey })).total, 40, 'the refused writes wrote nothing');
+    assertLimited(await api.request('GET', '/burst/docs', { key: db.secretKey }));
   });
 
   test('requests without a valid key are limited per IP; a valid key is not affected', async () => {
-    const db = await server.createDatabase();
-    const probe = await request(server, 'GET', '/ip/docs');
+    const db = await t.server.createDatabase();
+    const probe = await api.request('GET', '/ip/docs');
     assert.equal(probe.status, 401);
     const left = limitHeaders(probe).remaining;
     assert.ok(left > 0 && left < 25, `remaining ${left}`);
-    const got = await burst(left + 10, (i) => request(server, 'GET', '/ip/docs', i % 2 ? {} : { key: `svc_pk_${'Z'.repeat(32)}${i}` }));
+    const got = await burst(left + 10, (i) => api.request('GET', '/ip/docs', i % 2 ? {} : { key: `svc_pk_${'Z'.repeat(32)}${i}` }));
     assert.equal(got.get(401)?.length, left, 'the rest of the IP allowance');
     assert.equal(got.get(429)?.length, 10);
     got.get(429)!.forEach(assertLimited);
-    assertLimited(await request(server, 'POST', '/admin/sign-in', { body: { email: 'a@b.c', password: 'whatever-password' } }));
-    const ok = await request(server, 'GET', '/ip/docs', { key: db.secretKey });
+    assertLimited(await api.request('POST', '/admin/sign-in', { body: { email: 'a@b.c', password: 'whatever-password' } }));
+    const ok = await api.request('GET', '/ip/docs', { key: db.secretKey });
     assert.equal(ok.status, 200, 'a valid key has its own allowance');
     assert.equal(limitHeaders(ok).limit, 40);
   });
 
   test('with the Redis limiter: the same exact burst, shared by two instances', { skip: redisMissing }, async () => {
+    // Two instances on one store: not useServer().
     const env = { RATE_LIMIT_PER_KEY: '40', RATE_LIMIT_PER_IP: '1000000', REDIS_URL };
     const a = await startServer(kind, { redis: true, env });
     const b = await startServer(kind, { redis: true, env, db: a.db });
     try {
       // Fresh random keys: counters left in Redis by earlier runs cannot interfere.
       const db = await a.createDatabase();
-      const got = await burst(60, (i) => request(i % 2 ? a : b, 'POST', '/redis/docs', { key: db.secretKey, body: { i } }));
+      const [onA, onB] = [apiClient(a, db.secretKey), apiClient(b, db.secretKey)];
+      const got = await burst(60, (i) => (i % 2 ? onA : onB).request('POST', '/redis/docs', { body: { i } }));
       assert.equal(got.get(201)?.length, 40, 'exactly 40 across both instances');
       assert.equal(got.get(429)?.length, 20);
       got.get(429)!.forEach(assertLimited);
       const remaining = got.get(201)!.map((r) => limitHeaders(r).remaining).sort((x, y) => x - y);
       assert.deepEqual(remaining, Array.from({ length: 40 }, (_, i) => i));
-      const l = await request(b, 'GET', '/redis/docs', { key: db.publicKey });
-      assert.equal((l.json as { total: number }).total, 40);
+      assert.equal((await apiClient(b, db.publicKey).get<{ total: number }>('/redis/docs')).total, 40);
     } finally {
       await b.close();
       await a.close();
