@@ -1,38 +1,33 @@
-import { before, after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore, openTestStore } from '../helpers/stores.ts';
-import { request, startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, useServer } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
 import { openStore } from '../../src/store/open-store.ts';
 
 type OpenApi = { openapi: string; info: { title: string }; paths: Record<string, Record<string, unknown>> };
 
 forEachStore('operations endpoints', (kind) => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer(kind);
-  });
-  after(() => server.close());
+  const t = useServer(kind);
+  /** No key: these routes are open (or take their own token). */
+  const anon = apiClient(() => t.server);
+  const root = { root: true };
 
   test('GET /health → 200 {status: "ok"}, with no key', async () => {
-    const r = await request(server, 'GET', '/health', { root: true });
-    assert.equal(r.status, 200);
-    assert.deepEqual(r.json, { status: 'ok' });
+    assert.deepEqual(await anon.get('/health', 200, root), { status: 'ok' });
   });
 
   test('GET /ready → 200 while the store answers, 503 when it does not, saying which dependency is down', async () => {
-    const ok = await request(server, 'GET', '/ready', { root: true });
-    assert.equal(ok.status, 200);
-    assert.deepEqual(ok.json, { status: 'ready', store: 'ok' }, 'no redis field without REDIS_URL');
-    // A second server on its own connection to a store, whose connection is then closed.
+    assert.deepEqual(await anon.get('/ready', 200, root), { status: 'ready', store: 'ok' }, 'no redis field without REDIS_URL');
+    // A second server on its own connection to a store, whose connection is then closed: not useServer().
     const db = await openTestStore(kind);
     const own = await openStore(db.url);
     const broken = await startServer(kind, { db: { ...db, store: own } });
     try {
-      assert.equal((await request(broken, 'GET', '/ready', { root: true })).status, 200);
+      await apiClient(broken).get('/ready', 200, root);
       await own.close();
-      const r = await request(broken, 'GET', '/ready', { root: true });
-      assert.equal(r.status, 503);
-      assert.deepEqual(r.json, { status: 'unavailable', store: 'down', error: { code: 'unavailable', message: 'The store does not answer' } });
+      const r = await apiClient(broken).get('/ready', 503, root);
+      assert.deepEqual(r, { status: 'unavailable', store: 'down', error: { code: 'unavailable', message: 'The store does not answer' } });
     } finally {
       await broken.close();
       await db.drop();
@@ -40,12 +35,11 @@ forEachStore('operations endpoints', (kind) => {
   });
 
   test('GET /metrics is Prometheus text with request counts by route pattern and status', async () => {
-    const db = await server.createDatabase();
-    const doc = await request(server, 'POST', '/metered/docs', { key: db.secretKey, body: { a: 1 } });
-    const id = (doc.json as { id: string }).id;
-    await request(server, 'GET', `/metered/docs/${id}`, { key: db.secretKey });
-    await request(server, 'GET', '/metered/docs/missing', { key: db.secretKey });
-    const r = await request(server, 'GET', '/metrics', { root: true });
+    const secret = apiClient(t.server, t.db.secretKey);
+    const { id } = await secret.post<{ id: string }>('/metered/docs', { a: 1 }, 201);
+    await secret.get(`/metered/docs/${id}`);
+    await secret.get('/metered/docs/missing', 404);
+    const r = await anon.request('GET', '/metrics', root);
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^text\/plain/);
     assert.match(r.text, /^# HELP svc_http_requests_total /m);
@@ -55,13 +49,15 @@ forEachStore('operations endpoints', (kind) => {
     assert.match(r.text, /^svc_http_requests_total\{[^}]*route="\/v1\/:collection\/docs"[^}]*status="201"[^}]*\} 1$/m);
     assert.match(r.text, /^svc_http_request_duration_seconds_bucket\{/m);
     assert.ok(!r.text.includes(id), 'no document ids in labels');
-    assert.ok(!r.text.includes(db.secretKey));
+    assert.ok(!r.text.includes(t.db.secretKey));
   });
 
   test('GET /metrics is open without METRICS_TOKEN; with it, only Authorization: Bearer <token> gets in (else 401 in the error shape)', async () => {
-    assert.equal((await request(server, 'GET', '/metrics', { root: true, key: 'anything' })).status, 200, 'no token configured: open');
+    assert.equal((await anon.request('GET', '/metrics', { root: true, key: 'anything' })).status, 200, 'no token configured: open');
     const token = 'metrics-token-0123456789abcdef';
+    // A second server with METRICS_TOKEN, for this test only.
     const guarded = await startServer(kind, { env: { METRICS_TOKEN: token } });
+    const guardedApi = apiClient(guarded);
     try {
       const refused: Array<[string, Record<string, string>]> = [
         ['no Authorization', {}], ['a wrong token', { authorization: 'Bearer metrics-token-0123456789abcdeX' }],
@@ -69,26 +65,23 @@ forEachStore('operations endpoints', (kind) => {
         ['another scheme', { authorization: `Basic ${token}` }], ['an empty bearer', { authorization: 'Bearer ' }],
       ];
       for (const [what, headers] of refused) {
-        const r = await request(guarded, 'GET', '/metrics', { root: true, headers });
-        assert.equal(r.status, 401, what);
-        assert.equal((r.json as { error: { code: string } }).error.code, 'invalid_token', what);
+        const r = await guardedApi.request('GET', '/metrics', { root: true, headers });
+        assertError(r, 401, 'invalid_token', what);
         assert.match((r.json as { error: { message: string } }).error.message, /METRICS_TOKEN/, what);
         assert.equal(r.headers.get('www-authenticate'), 'Bearer realm="metrics"', what);
         assert.ok(!r.text.includes('svc_http_requests_total'), what);
       }
-      const ok = await request(guarded, 'GET', '/metrics', { root: true, headers: { authorization: `bearer ${token}` } });
+      const ok = await guardedApi.request('GET', '/metrics', { root: true, headers: { authorization: `bearer ${token}` } });
       assert.equal(ok.status, 200);
       assert.match(ok.text, /^# TYPE svc_http_requests_total counter/m);
-      assert.equal((await request(guarded, 'GET', '/health', { root: true })).status, 200, '/health stays open');
+      await guardedApi.get('/health', 200, root); // /health stays open
     } finally {
       await guarded.close();
     }
   });
 
   test('GET /v1/openapi.json is an OpenAPI 3.1 document listing the documents and admin routes', async () => {
-    const r = await request(server, 'GET', '/openapi.json');
-    assert.equal(r.status, 200);
-    const doc = r.json as OpenApi;
+    const doc = await anon.get<OpenApi>('/openapi.json');
     assert.match(doc.openapi, /^3\.1\./);
     assert.equal(typeof doc.info.title, 'string');
     const expected: Record<string, string[]> = {
