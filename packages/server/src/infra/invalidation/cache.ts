@@ -73,11 +73,6 @@ export class InvalidatedCache<V> {
     return found?.value;
   }
 
-  /** How many entries are held (tests and metrics). */
-  get size(): number {
-    return this.entries?.size ?? 0;
-  }
-
   private drop(tags: readonly string[] | 'all'): void {
     if (tags === 'all') {
       this.entries?.clear();
