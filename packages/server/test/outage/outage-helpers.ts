@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { EventuallyOptions } from '../helpers/eventually.ts';
 
 /**
  * Far past every time-out of the store and of Redis (a few seconds): a request still unanswered
@@ -35,16 +36,8 @@ export async function call(url: string, init: { method?: string; key?: string; b
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `check` until it returns a value (not undefined); fails after `ms`. */
-export async function until<T>(what: string, check: () => Promise<T | undefined>, ms = NO_HANG_MS): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${ms} ms`);
-    await sleep(50);
-  }
-}
+/** `eventually` options for a wait during or after an outage: as long as a request may take (NO_HANG_MS). */
+export const outageWait = (what: string): EventuallyOptions => ({ timeoutMs: NO_HANG_MS, intervalMs: 50, what });
 
 /** One write a Writers loop sent, and what it got. */
 export interface WriteOutcome {

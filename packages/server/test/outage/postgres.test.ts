@@ -1,13 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { missingServices, PG_ADMIN_URL, postgresTestStore, type TestStore } from '../helpers/stores.ts';
-import { startServer, type TestDatabase, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { FeedHub } from '../../src/realtime/feed.ts';
 import type { Store } from '../../src/store/store.ts';
-import { assertOutageAnswers, call, sleep, until, Writers, type WriteOutcome } from './outage-helpers.ts';
+import { assertOutageAnswers, call, outageWait, sleep, Writers, type WriteOutcome } from './outage-helpers.ts';
 
 const missing = await missingServices({ postgres: true });
 
@@ -25,41 +26,45 @@ describe('PostgreSQL outage', { skip: missing }, () => {
   let db: TestStore;
   let proxy: TcpProxy;
   let proxied: Store;
-  let server: TestServer;
-  let database: TestDatabase;
   let receiver: Receiver;
-  const docsUrl = (collection: string) => `${server.base}/${collection}/docs`;
-  const ready = () => call(`${server.url}/ready`);
-
   before(async () => {
     db = await postgresTestStore();
     const pgUrl = new URL(PG_ADMIN_URL);
     proxy = await startTcpProxy({ host: pgUrl.hostname, port: Number(pgUrl.port || 5432) });
     proxied = await openStore(proxy.url(db.url), TIMEOUTS);
-    server = await startServer('postgres', {
-      db: { ...db, store: proxied },
-      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_BASE_MS: '200' },
-    });
-    database = await server.createDatabase();
     receiver = await startReceiver();
-    const hook = await call(`${server.base}/webhooks`, { method: 'POST', key: database.secretKey, body: { url: receiver.url } });
+  });
+  // On the store behind the proxy; closed before the store, the proxy and the database below go.
+  const t = useServer('postgres', () => ({
+    db: { ...db, store: proxied },
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_BASE_MS: '200' },
+  }));
+  before(async () => {
+    const hook = await call(`${t.server.base}/webhooks`, { method: 'POST', key: t.db.secretKey, body: { url: receiver.url } });
     assert.equal(hook.status, 201);
   });
-
   after(async () => {
-    await server?.close();
     await proxied?.close();
     await proxy?.close();
     await receiver?.close();
     await db?.drop();
   });
 
+  const docsUrl = (collection: string) => `${t.server.base}/${collection}/docs`;
+  const ready = () => call(`${t.server.url}/ready`);
+  /** /ready once it answers `status`. */
+  const readyWith = (status: number) => eventually(async () => {
+    const r = await ready();
+    assert.equal(r.status, status);
+    return r;
+  }, outageWait(`/ready ${status}`));
+
   /** After an outage: every 201 is stored (read through svc), no 503 is, and each stored one reaches the webhook. */
   async function assertWritesKept(collection: string, outcomes: WriteOutcome[]): Promise<string> {
     assertOutageAnswers(outcomes);
     const stored = new Map<number, string>();
     for (let offset = 0; ; offset += 1000) {
-      const page = await call(`${docsUrl(collection)}?limit=1000&offset=${offset}`, { key: database.secretKey });
+      const page = await call(`${docsUrl(collection)}?limit=1000&offset=${offset}`, { key: t.db.secretKey });
       assert.equal(page.status, 200);
       for (const d of page.json!.documents as Array<{ id: string; n: number }>) stored.set(d.n, d.id);
       if (page.json!.documents.length < 1000) break;
@@ -67,27 +72,26 @@ describe('PostgreSQL outage', { skip: missing }, () => {
     for (const o of outcomes.filter((x) => x.status === 201)) assert.equal(stored.get(o.n), o.id, `acknowledged write ${o.n} is stored`);
     for (const o of outcomes.filter((x) => x.status === 503)) assert.equal(stored.has(o.n), false, `write ${o.n} answered 503 was not committed`);
     const delivered = () => new Set(receiver.received.map((r) => JSON.parse(r.body)).filter((e) => e.collection === collection).map((e) => e.document.n));
-    await until('a webhook delivery of every acknowledged write', async () =>
-      outcomes.every((o) => o.status !== 201 || delivered().has(o.n)) || undefined);
+    await eventually(() => outcomes.every((o) => o.status !== 201 || delivered().has(o.n)), outageWait('a webhook delivery of every acknowledged write'));
     const count = (status: number) => outcomes.filter((o) => o.status === status).length;
     return `writes: ${count(201)} × 201, ${count(503)} × 503, ${count(500)} × 500 (outcome unknown)`;
   }
 
-  test('stopped: 503 unavailable with Retry-After, /ready 503, then back on its own; acknowledged writes kept', async (t) => {
+  test('stopped: 503 unavailable with Retry-After, /ready 503, then back on its own; acknowledged writes kept', async (ctx) => {
     assert.equal((await ready()).status, 200);
-    const writers = new Writers(docsUrl('stopped'), database.secretKey);
+    const writers = new Writers(docsUrl('stopped'), t.db.secretKey);
     try {
-      await until('a first acknowledged write', async () => writers.with(201).length >= 5 || undefined);
+      await eventually(() => writers.with(201).length >= 5, outageWait('a first acknowledged write'));
 
       const stoppedAt = Date.now();
       await proxy.stop();
-      const first503 = await until('a 503', async () => writers.with(503, stoppedAt)[0]);
-      t.diagnostic(`first 503 ${first503.at - stoppedAt} ms after PostgreSQL went away`);
-      const r = await until('/ready 503', async () => { const x = await ready(); return x.status === 503 ? x : undefined; });
+      const first503 = await eventually(() => writers.with(503, stoppedAt)[0] ?? false, outageWait('a 503'));
+      ctx.diagnostic(`first 503 ${first503.at - stoppedAt} ms after PostgreSQL went away`);
+      const r = await readyWith(503);
       assert.equal(r.json!.status, 'unavailable');
       assert.equal(r.json!.store, 'down');
       assert.equal(r.json!.error.code, 'unavailable');
-      const read = await call(docsUrl('stopped'), { key: database.secretKey });
+      const read = await call(docsUrl('stopped'), { key: t.db.secretKey });
       assert.equal(read.status, 503, 'reads too');
       assert.equal(read.json!.error.code, 'unavailable');
       assert.equal(read.headers.get('retry-after'), '5');
@@ -95,52 +99,52 @@ describe('PostgreSQL outage', { skip: missing }, () => {
 
       const restartedAt = Date.now();
       await proxy.start();
-      await until('/ready 200', async () => ((await ready()).status === 200 ? true : undefined));
-      t.diagnostic(`/ready 200 again ${Date.now() - restartedAt} ms after PostgreSQL came back`);
-      const back = await until('an acknowledged write after the outage', async () => writers.with(201, restartedAt)[0]);
-      t.diagnostic(`first 201 ${back.at - restartedAt} ms after PostgreSQL came back`);
-      await until('a few more', async () => writers.with(201, restartedAt).length >= 5 || undefined);
+      await readyWith(200);
+      ctx.diagnostic(`/ready 200 again ${Date.now() - restartedAt} ms after PostgreSQL came back`);
+      const back = await eventually(() => writers.with(201, restartedAt)[0] ?? false, outageWait('an acknowledged write after the outage'));
+      ctx.diagnostic(`first 201 ${back.at - restartedAt} ms after PostgreSQL came back`);
+      await eventually(() => writers.with(201, restartedAt).length >= 5, outageWait('a few more'));
     } finally {
       await writers.stop();
     }
     assert.ok(writers.with(503).length > 0);
-    t.diagnostic(await assertWritesKept('stopped', writers.outcomes));
+    ctx.diagnostic(await assertWritesKept('stopped', writers.outcomes));
   });
 
-  test('frozen (accepts, answers nothing): requests still end with 503 instead of hanging, and recover after', async (t) => {
-    const writers = new Writers(docsUrl('frozen'), database.secretKey);
+  test('frozen (accepts, answers nothing): requests still end with 503 instead of hanging, and recover after', async (ctx) => {
+    const writers = new Writers(docsUrl('frozen'), t.db.secretKey);
     try {
-      await until('a first acknowledged write', async () => writers.with(201).length >= 5 || undefined);
+      await eventually(() => writers.with(201).length >= 5, outageWait('a first acknowledged write'));
 
       const frozenAt = Date.now();
       proxy.freeze();
-      const first503 = await until('a 503', async () => writers.with(503, frozenAt)[0]);
-      t.diagnostic(`first 503 ${first503.at - frozenAt} ms after PostgreSQL froze`);
-      const r = await until('/ready 503', async () => { const x = await ready(); return x.status === 503 ? x : undefined; });
+      const first503 = await eventually(() => writers.with(503, frozenAt)[0] ?? false, outageWait('a 503'));
+      ctx.diagnostic(`first 503 ${first503.at - frozenAt} ms after PostgreSQL froze`);
+      const r = await readyWith(503);
       assert.equal(r.json!.store, 'down');
       // A few more rounds of frozen requests: each ends (Writers fails the test on a hang).
-      await until('more 503s', async () => writers.with(503, frozenAt).length >= 6 || undefined);
+      await eventually(() => writers.with(503, frozenAt).length >= 6, outageWait('more 503s'));
 
       const thawedAt = Date.now();
       proxy.thaw();
-      await until('/ready 200', async () => ((await ready()).status === 200 ? true : undefined));
-      const back = await until('an acknowledged write after the freeze', async () => writers.with(201, thawedAt)[0]);
-      t.diagnostic(`first 201 ${back.at - thawedAt} ms after PostgreSQL thawed`);
+      await readyWith(200);
+      const back = await eventually(() => writers.with(201, thawedAt)[0] ?? false, outageWait('an acknowledged write after the freeze'));
+      ctx.diagnostic(`first 201 ${back.at - thawedAt} ms after PostgreSQL thawed`);
     } finally {
       await writers.stop();
     }
-    t.diagnostic(await assertWritesKept('frozen', writers.outcomes));
+    ctx.diagnostic(await assertWritesKept('frozen', writers.outcomes));
   });
 
   test("realtime: a subscription that failed during the outage doesn't break the database's feed afterwards", async () => {
     const hub = new FeedHub(proxied);
     try {
       await proxy.stop();
-      await assert.rejects(hub.subscribe(database.databaseId, { deliver: () => undefined }));
+      await assert.rejects(hub.subscribe(t.db.databaseId, { deliver: () => undefined }));
       await proxy.start();
       const delivered: string[] = [];
-      const { unsubscribe } = await hub.subscribe(database.databaseId, { deliver: (e) => delivered.push(e.id) });
-      const w = await call(docsUrl('feed'), { method: 'POST', key: database.secretKey, body: { n: 1 } });
+      const { unsubscribe } = await hub.subscribe(t.db.databaseId, { deliver: (e) => delivered.push(e.id) });
+      const w = await call(docsUrl('feed'), { method: 'POST', key: t.db.secretKey, body: { n: 1 } });
       assert.equal(w.status, 201);
       await hub.pollAll();
       assert.equal(delivered.length, 1, 'the feed reads the change log again');

@@ -1,10 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore, missingServices, REDIS_URL } from '../helpers/stores.ts';
-import { request, startServer, type TestDatabase, type TestServer } from '../helpers/server.ts';
+import { startServer, type TestDatabase, type TestServer } from '../helpers/server.ts';
+import { apiClient } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { openWs, type WsClient } from '../helpers/ws.ts';
-import { call, until, type Answer } from './outage-helpers.ts';
+import { call, outageWait, type Answer } from './outage-helpers.ts';
 
 const redisMissing = await missingServices({ redis: true });
 
@@ -46,8 +48,9 @@ forEachStore('Redis outage', (kind) => {
   let database: TestDatabase;
   const logA = new LogLines();
   const ready = async (s: TestServer) => (await call(`${s.url}/ready`));
-  const redisIs = async (s: TestServer, state: 'ok' | 'down') => ((await ready(s)).json?.redis === state ? true : undefined);
+  const redisIs = async (s: TestServer, state: 'ok' | 'down') => (await ready(s)).json?.redis === state;
 
+  // Two instances sharing one store and Redis: not useServer() (B must close before A drops the store).
   before(async () => {
     const target = new URL(REDIS_URL);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
@@ -55,7 +58,7 @@ forEachStore('Redis outage', (kind) => {
     a = await startServer(kind, { redis: true, env, logStream: logA });
     b = await startServer(kind, { redis: true, env: { ...env, LOG_LEVEL: 'silent' }, db: a.db });
     database = await a.createDatabase();
-    await until('Redis ready on both', async () => ((await redisIs(a, 'ok')) && (await redisIs(b, 'ok'))));
+    await eventually(async () => (await redisIs(a, 'ok')) && (await redisIs(b, 'ok')), outageWait('Redis ready on both'));
   });
   after(async () => {
     await b?.close();
@@ -65,9 +68,8 @@ forEachStore('Redis outage', (kind) => {
 
   /** A realtime socket on B, subscribed to `collection`. */
   async function socketOnB(collection: string): Promise<WsClient> {
-    const t = await request(b, 'POST', '/realtime/token', { key: database.secretKey, body: { collections: [collection] } });
-    assert.equal(t.status, 201, t.text);
-    const c = await openWs((t.json as { url: string }).url);
+    const { url } = await apiClient(b, database.secretKey).post<{ url: string }>('/realtime/token', { collections: [collection] }, 201);
+    const c = await openWs(url);
     await c.waitFor((m) => m.type === 'ready');
     return c;
   }
@@ -91,7 +93,7 @@ forEachStore('Redis outage', (kind) => {
       const went = logA.count(WENT);
 
       await proxy.stop();
-      await until('/ready to report Redis down', () => redisIs(a, 'down'));
+      await eventually(() => redisIs(a, 'down'), outageWait('/ready to report Redis down'));
       const r = await ready(a);
       assert.equal(r.status, 200, 'the store answers: still ready to serve');
       assert.deepEqual(r.json, { status: 'degraded', store: 'ok', redis: 'down' });
@@ -108,9 +110,9 @@ forEachStore('Redis outage', (kind) => {
 
       const back = logA.count(BACK);
       await proxy.start();
-      await until('/ready to report Redis back', () => redisIs(a, 'ok'));
+      await eventually(() => redisIs(a, 'ok'), outageWait('/ready to report Redis back'));
       assert.deepEqual((await ready(a)).json, { status: 'ready', store: 'ok', redis: 'ok' });
-      await until('the log line about Redis being back', async () => logA.count(BACK) === back + 1 || undefined);
+      await eventually(() => logA.count(BACK) === back + 1, outageWait('the log line about Redis being back'));
 
       // Counting is shared again: the key's Redis counter never saw the outage's requests.
       const onA = await call(`${a.base}/limited/docs`, { key: database.publicKey });
@@ -136,13 +138,13 @@ forEachStore('Redis outage', (kind) => {
       }
       const w = await call(`${a.base}/frozen/docs`, { method: 'POST', key: database.secretKey, body: { a: 1 } });
       assert.equal(w.status, 201);
-      await until('/ready to report Redis down', () => redisIs(a, 'down'));
+      await eventually(() => redisIs(a, 'down'), outageWait('/ready to report Redis down'));
       assert.equal((await ready(a)).status, 200);
-      await until('the log line about Redis going away', async () => logA.count(WENT) === went + 1 || undefined);
+      await eventually(() => logA.count(WENT) === went + 1, outageWait('the log line about Redis going away'));
     } finally {
       proxy.thaw();
     }
-    await until('/ready to report Redis back', () => redisIs(a, 'ok'));
+    await eventually(() => redisIs(a, 'ok'), outageWait('/ready to report Redis back'));
     assert.equal(logA.count(WENT), went + 1, 'logged once for the whole outage');
   });
 });
