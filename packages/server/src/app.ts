@@ -23,7 +23,7 @@ import { DocumentsService } from './documents/service.ts';
 import { DocumentRules } from './documents/rule-access.ts';
 import { AutoIndexer } from './documents/indexes.ts';
 import type { ChangeListener } from './changes/events.ts';
-import { LastUsedTracker } from './keys/last-used.ts';
+import { LAST_USED_FLUSH_MS, LastUsedTracker } from './keys/last-used.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { createWebhooks } from './webhooks/webhooks.ts';
 import { createRules } from './rules/rules.ts';
@@ -93,7 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installBodyParsing(app, { maxDepth: config.limits.jsonDepth, smallBodyBytes: config.limits.smallBodyBytes });
 
   const metrics = createMetrics();
-  const lastUsed = new LastUsedTracker(store);
+  const jobs = createJobs(app.log);
+  const lastUsed = new LastUsedTracker(store, clock);
   const invalidation = deps.invalidation ?? createInvalidation(config.databaseUrl, app.log);
   const cacheSize = { max: config.credentialCacheSize };
   installAuth(app, { store, lastUsed, keys: new InvalidatedCache(invalidation, cacheSize), operators: new InvalidatedCache(invalidation, cacheSize) });
@@ -111,7 +112,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  const jobs = createJobs(app.log);
   const indexer = new AutoIndexer(store, { perDatabase: config.limits.autoIndexesPerDatabase, perStore: config.limits.autoIndexes }, (e) => app.log.warn({ err: e }, 'automatic index failed'));
   const webhooks = createWebhooks({ config, store, clock, log: app.log, metrics, jobs });
   const onChange: ChangeListener = (events) => {
@@ -134,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log }),
     createRules({ store }),
     { routes: (app) => dashboardRoutes(app, { publicUrl: config.publicUrl }) },
-    { routes: () => undefined, stop: () => lastUsed.close() },
+    { routes: () => undefined, start: () => jobs.every('key last-used', LAST_USED_FLUSH_MS, () => lastUsed.flush()), stop: () => lastUsed.flush() },
   ];
   for (const feature of features) feature.routes(app);
   app.addHook('onReady', async () => {

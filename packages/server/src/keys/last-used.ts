@@ -1,20 +1,20 @@
+import type { Clock } from '../infra/clock.ts';
 import type { Store } from '../store/store.ts';
+
+/** How often remembered uses are written (a listing may lag by up to this). */
+export const LAST_USED_FLUSH_MS = 30_000;
 
 /**
  * Keeps `lastUsedAt` without a write per request: uses are remembered in memory and written in
- * one batch every `intervalMs` (and at shutdown). A listing may lag by up to that interval.
+ * one batch by `flush()`, which the app runs every LAST_USED_FLUSH_MS (a job) and at shutdown.
  */
 export class LastUsedTracker {
   private pending = new Map<string, string>();
-  private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly store: Store, intervalMs = 30_000) {
-    this.timer = setInterval(() => void this.flush().catch(() => undefined), intervalMs);
-    this.timer.unref();
-  }
+  constructor(private readonly store: Store, private readonly clock: Clock) {}
 
   touch(keyId: string): void {
-    this.pending.set(keyId, new Date().toISOString());
+    this.pending.set(keyId, new Date(this.clock.now()).toISOString());
   }
 
   async flush(): Promise<void> {
@@ -24,10 +24,5 @@ export class LastUsedTracker {
     await this.store.transaction(async (tx) => {
       for (const [id, at] of batch) await tx.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at, id]);
     });
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
   }
 }
