@@ -13,18 +13,12 @@ import { installValidation } from './http/validation.ts';
 import { installAccessCheck, installAuth } from './http/auth.ts';
 import { installRateLimit } from './http/rate-limit.ts';
 import { createMetrics, installRequestMetrics } from './operations/metrics.ts';
-import { operationsRoutes } from './operations/routes.ts';
-import { adminRoutes } from './admin/routes.ts';
-import { setupRoutes } from './admin/setup-routes.ts';
-import { FirstRunSetup } from './admin/setup.ts';
-import { userAdminRoutes } from './admin/users-routes.ts';
-import { documentRoutes } from './documents/routes.ts';
-import { DocumentsService } from './documents/service.ts';
-import { DocumentRules } from './documents/rule-access.ts';
-import { AutoIndexer } from './documents/indexes.ts';
 import type { ChangeListener } from './changes/events.ts';
-import { LAST_USED_FLUSH_MS, LastUsedTracker } from './keys/last-used.ts';
-import { dashboardRoutes } from './dashboard/routes.ts';
+import { createKeyUsage } from './keys/last-used.ts';
+import { createOperations } from './operations/operations.ts';
+import { createAdmin } from './admin/admin.ts';
+import { createDocuments } from './documents/documents.ts';
+import { createDashboard } from './dashboard/dashboard.ts';
 import { createWebhooks } from './webhooks/webhooks.ts';
 import { createRules } from './rules/rules.ts';
 import { createAuth } from './auth/auth.ts';
@@ -94,10 +88,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const metrics = createMetrics();
   const jobs = createJobs(app.log);
-  const lastUsed = new LastUsedTracker(store, clock);
+  const keyUsage = createKeyUsage({ store, clock, jobs });
   const invalidation = deps.invalidation ?? createInvalidation(config.databaseUrl, app.log);
   const cacheSize = { max: config.credentialCacheSize };
-  installAuth(app, { store, lastUsed, keys: new InvalidatedCache(invalidation, cacheSize), operators: new InvalidatedCache(invalidation, cacheSize) });
+  installAuth(app, { store, lastUsed: keyUsage.tracker, keys: new InvalidatedCache(invalidation, cacheSize), operators: new InvalidatedCache(invalidation, cacheSize) });
   installRateLimit(app, { limiter, perKey: config.rateLimitPerKey, perIp: config.rateLimitPerIp });
   installAccessCheck(app);
   installRequestMetrics(app, metrics);
@@ -112,29 +106,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  const indexer = new AutoIndexer(store, { perDatabase: config.limits.autoIndexesPerDatabase, perStore: config.limits.autoIndexes }, (e) => app.log.warn({ err: e }, 'automatic index failed'));
   const webhooks = createWebhooks({ config, store, clock, log: app.log, metrics, jobs });
   const onChange: ChangeListener = (events) => {
     bus.publish(events);
     deps.onChange?.(events);
   };
-  const documents = new DocumentsService({ store, limits: config.limits, indexer, onChange, inTransaction: [webhooks.enqueue] });
+  const documents = createDocuments({ store, limits: config.limits, clock, log: app.log, onChange, inTransaction: [webhooks.enqueue] });
 
   // Every feature, in one list: routes registered in this order, started when the app is ready,
   // stopped in reverse order when it closes.
   const features: Feature[] = [
     createInvalidationFeature(app, invalidation, jobs),
-    { routes: (app) => operationsRoutes(app, { store, metrics, metricsToken: config.metricsToken, redis: limiter.health }) },
-    { routes: (app) => adminRoutes(app, { store, publicUrl: config.publicUrl, limiter }) },
-    { routes: (app) => setupRoutes(app, { setup: new FirstRunSetup(store, deps.setupToken) }) },
-    { routes: (app) => userAdminRoutes(app, { store }) },
-    { routes: (app) => documentRoutes(app, { documents, rules: new DocumentRules({ store, clock }), maxPageSize: config.limits.pageSize }) },
+    createOperations({ store, metrics, metricsToken: config.metricsToken, redis: limiter.health }),
+    createAdmin({ store, publicUrl: config.publicUrl, limiter, setupToken: deps.setupToken }),
+    documents,
     webhooks,
     createAuth({ store, config, limiter, clock, jobs, log: app.log, invalidation }),
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log }),
     createRules({ store }),
-    { routes: (app) => dashboardRoutes(app, { publicUrl: config.publicUrl }) },
-    { routes: () => undefined, start: () => jobs.every('key last-used', LAST_USED_FLUSH_MS, () => lastUsed.flush()), stop: () => lastUsed.flush() },
+    createDashboard({ publicUrl: config.publicUrl }),
+    keyUsage,
   ];
   for (const feature of features) feature.routes(app);
   app.addHook('onReady', async () => {

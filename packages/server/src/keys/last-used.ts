@@ -1,3 +1,5 @@
+import type { Feature } from '../feature.ts';
+import type { Jobs } from '../infra/jobs.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Store } from '../store/store.ts';
 
@@ -25,4 +27,15 @@ export class LastUsedTracker {
       for (const [id, at] of batch) await tx.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at, id]);
     });
   }
+}
+
+/** The last-used tracker as a feature: flushed by a job every LAST_USED_FLUSH_MS and once on close. */
+export function createKeyUsage(deps: { store: Store; clock: Clock; jobs: Jobs }): Feature & { tracker: LastUsedTracker } {
+  const tracker = new LastUsedTracker(deps.store, deps.clock);
+  return {
+    tracker,
+    routes: () => undefined,
+    start: () => deps.jobs.every('key last-used', LAST_USED_FLUSH_MS, () => tracker.flush()),
+    stop: () => tracker.flush(),
+  };
 }

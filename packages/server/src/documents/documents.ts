@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Limits } from '../config.ts';
+import type { Feature } from '../feature.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Store } from '../store/store.ts';
+import type { ChangeListener } from '../changes/events.ts';
+import { DocumentsService, type WriteHook } from './service.ts';
+import { AutoIndexer } from './indexes.ts';
+import { DocumentRules } from './rule-access.ts';
+import { documentRoutes } from './routes.ts';
+
+/** What the documents feature needs from the app. */
+export interface DocumentsFeatureDeps {
+  store: Store;
+  limits: Limits;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Told about every committed change, after the commit (realtime fan-out, tests). */
+  onChange: ChangeListener;
+  /** Side effects that commit or roll back with each write (webhook deliveries). */
+  inTransaction: WriteHook[];
+}
+
+/** §1 documents (and §10 rules on them): the service, its automatic indexes and its routes. */
+export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service: DocumentsService } {
+  const { store, limits, clock, log } = deps;
+  const indexer = new AutoIndexer(store, { perDatabase: limits.autoIndexesPerDatabase, perStore: limits.autoIndexes }, (e) => log.warn({ err: e }, 'automatic index failed'));
+  const service = new DocumentsService({ store, limits, indexer, onChange: deps.onChange, inTransaction: deps.inTransaction });
+  const rules = new DocumentRules({ store, clock });
+  return {
+    service,
+    routes: (app) => documentRoutes(app, { documents: service, rules, maxPageSize: limits.pageSize }),
+  };
+}
