@@ -3,7 +3,7 @@ import { newId, nowIso } from '../ids/ids.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
 import type { Param, Queryable, Store, Transaction } from '../store/store.ts';
-import { appendChanges } from '../changes/append.ts';
+import { appendChanges, changeGroup } from '../changes/append.ts';
 import type { ChangeEvent, ChangeListener, NewChange } from '../changes/events.ts';
 import type { AutoIndexer } from './indexes.ts';
 import { checkDocumentId, isDocumentId } from './names.ts';
@@ -36,10 +36,11 @@ export interface DocumentsDeps {
 
 /**
  * A side effect of a write that commits or rolls back with it, in two phases inside the write's
- * transaction. Its reads (`prefetch`) happen before the change log is appended, so they stay out
- * of the serialised tail of the transaction (changes/append.ts: from the counter update to COMMIT
- * writers of one database wait for each other); its writes (`apply`) need the events' ids, so
- * they come after. Work for after the commit goes through `tx.afterCommit`.
+ * transaction. Its reads (`prefetch`) happen before the change log is appended, so outside a
+ * commit group they stay out of the serialised tail of the transaction (changes/append.ts: from
+ * the counter update to COMMIT writers of one database wait for each other); its writes (`apply`)
+ * need the events' ids, so they come after. Work for after the commit goes through
+ * `tx.afterCommit`; like the write itself, both phases may run twice (a group that runs again).
  *
  * @example
  *   { prefetch: (tx, db) => hooksOf(tx, db), apply: async (tx, hooks, events) => { await queue(tx, hooks, events); tx.afterCommit(wake); } }
@@ -129,7 +130,11 @@ export class DocumentsService {
     return { id, data, text: this.serialize(data) };
   }
 
-  /** Runs a writing transaction: the change, its hooks' reads, the change log, the hooks' writes; announces the changes after COMMIT. */
+  /**
+   * Runs a writing transaction: the change, its hooks' reads, the change log, the hooks' writes;
+   * announces the changes after COMMIT. In the database's commit group: on PostgreSQL the writes
+   * of a database waiting together share one transaction and one COMMIT (changes/append.ts).
+   */
   private async write<T>(databaseId: string, fn: (tx: Queryable) => Promise<{ result: T; changes: NewChange[] }>): Promise<T> {
     return this.store.transaction(async (tx) => {
       const { result, changes } = await fn(tx);
@@ -142,7 +147,7 @@ export class DocumentsService {
       for (const { hook, prefetched } of hooks) await hook.apply(tx, prefetched, events);
       if (events.length) tx.afterCommit(() => this.deps.onChange(events));
       return result;
-    });
+    }, changeGroup(databaseId));
   }
 
   /** Inserts documents (all or nothing); 409 when an id is taken. */

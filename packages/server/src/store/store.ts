@@ -61,6 +61,40 @@ export interface Transaction extends Queryable {
    * committed whatever it does, so an exception is reported as a process warning and ignored.
    */
   afterCommit(fn: () => void): void;
+  /**
+   * The commit group this transaction runs in: its `begin` ran before it and its `end` runs
+   * before COMMIT (PostgresStore, for a `transaction(fn, group)`); undefined when it runs on its
+   * own (every other transaction, and every SQLite one: that store ignores groups).
+   */
+  readonly group?: CommitGroup;
+}
+
+/**
+ * Transactions that may share one database transaction (group commit): on PostgreSQL, those
+ * asked for with the same `key` while an earlier one of the key is running are run together,
+ * one after another on one connection, each rolled back alone when it throws (as if in its own
+ * SAVEPOINT), between one `begin` and one `end`, then committed by one COMMIT. Nobody learns the
+ * outcome before that COMMIT; if it fails, every member fails. What a member reads of a
+ * savepoint before it is its neighbours' uncommitted work, as in any transaction.
+ *
+ * The point is one expensive step per group instead of per transaction: a lock that orders the
+ * writers of a key (taken once by `begin`, changes/append.ts), a counter written once (`end`),
+ * one COMMIT (one WAL flush). Objects with the same key must behave the same: any one of them
+ * runs a group. A member must not wait for another transaction of its own group (it would wait
+ * for itself), and its `fn` may run twice (PostgreSQL runs a group again, each member in a
+ * savepoint, after a failure it can't shed otherwise: store/postgres/group-commit.ts), so before
+ * COMMIT it must do nothing but statements on its transaction and `afterCommit`.
+ *
+ * @example
+ *   const group = { key: `changes:${db}`, begin: (q) => lockCounter(q, db), end: (q) => settleCounter(q, db) };
+ *   await store.transaction(async (tx) => { await tx.run('INSERT …'); }, group);
+ */
+export interface CommitGroup {
+  readonly key: string;
+  /** Runs first in every shared transaction, before its members (e.g. takes the lock that orders the group's commits). */
+  begin(q: Queryable): Promise<void>;
+  /** Runs last, after the members (those whose savepoint rolled back left nothing), before COMMIT; a failure fails them all. */
+  end(q: Queryable): Promise<void>;
 }
 
 /** Runs the callbacks a committed transaction registered (see Transaction.afterCommit). */
@@ -101,9 +135,11 @@ export interface Store extends Queryable {
   readonly dialect: Dialect;
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
-   * On SQLite transactions are serialised in-process; on PostgreSQL each takes a pooled client.
+   * On SQLite transactions are serialised in-process (and grouped, whatever `group` says); on
+   * PostgreSQL each takes a pooled client, or, with a `group`, shares one with the group's other
+   * transactions waiting at the same moment (CommitGroup).
    */
-  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, group?: CommitGroup): Promise<T>;
   /**
    * Runs slow maintenance statements (index builds, ANALYZE) without the per-statement time-out
    * that bounds request work (StoreTimeouts): on PostgreSQL on a connection of its own.

@@ -1,0 +1,180 @@
+import type pg from 'pg';
+import { runAfterCommit, type CommitGroup, type Transaction } from '../store.ts';
+import type { PgStatements } from './statements.ts';
+import { isConnectionError } from './errors.ts';
+import { abort, commit, PgQueryable, PgTransaction, withSession, type Session } from './queryable.ts';
+
+/** A transaction waiting for its group's next shared transaction. */
+interface Member {
+  fn: (tx: Transaction) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What became of a member that ran: its value and transaction (callbacks), or its own error. */
+type Outcome = { ok: true; value: unknown; tx: PgTransaction } | { ok: false; error: unknown };
+
+/** One attempt at a shared transaction: the members' outcomes, and its own error if it failed. */
+interface Attempt {
+  /** The outcomes of the members that ran, in order: the first ones, when the time budget stopped it. */
+  outcomes: Outcome[];
+  /** Set when the shared transaction did not commit: every member without an outcome of its own fails with it. */
+  error?: unknown;
+  /** Direct mode met a failure it can't undo alone: run the members again, each in a savepoint. */
+  retry?: boolean;
+}
+
+/**
+ * At most this many transactions share one COMMIT. Each runs in a savepoint when a group must run
+ * again: each savepoint that writes takes a subtransaction id, and past 64 in one transaction
+ * (PostgreSQL's PGPROC_MAX_CACHED_SUBXIDS) every other session's visibility checks must look them
+ * up in pg_subtrans, which is slow.
+ */
+export const MAX_GROUP_MEMBERS = 64;
+
+/**
+ * A shared transaction takes no further member once it has run this long; the rest go first in
+ * the next one. It holds its `begin` lock (a database's event counter) until COMMIT, so this
+ * bounds how long writers elsewhere wait for it (another instance's group waits at `begin`, under
+ * the statement time-out) and how late its first writes become visible, whatever the writes are
+ * (64 bulks of thousands of documents would hold it for seconds).
+ */
+export const GROUP_TIME_BUDGET_MS = 100;
+
+/** Thrown inside an attempt when a direct-mode member failed after changing rows, or on a failed statement. */
+class NeedsUndo {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * Group commit on PostgreSQL (store.ts CommitGroup): per key, one shared transaction at a time
+ * on this instance. Transactions asked for while one runs wait and form the next (up to
+ * MAX_GROUP_MEMBERS), so under load each COMMIT, and each `begin` (e.g. the lock on a database's
+ * event counter), is shared by many writers; when idle a transaction starts at once (after the
+ * current turn of the event loop, so requests parsed together go together). A shared transaction
+ * stops taking members after GROUP_TIME_BUDGET_MS.
+ *
+ * The members of a shared transaction run one after another on its connection. Direct mode
+ * first, without savepoints (a SAVEPOINT and a RELEASE are two more round trips per member, and
+ * the connection's round trips are what bounds a group's throughput): a member that fails having
+ * changed no row and with no failed statement (a 409 on insert, a 404) simply gets its error and
+ * the others go on. Any other failure, when there are other members, rolls the shared transaction
+ * back and runs them all again, each in a SAVEPOINT: there one that throws is rolled back to it,
+ * alone, and gets its error. So a member's `fn` may run twice; it must do nothing before COMMIT
+ * but statements on its transaction and `afterCommit`. If the shared transaction itself fails
+ * (the connection, `begin`, `end` or the COMMIT), every member that had not failed on its own gets
+ * that error: none is answered as committed; so does a connection-class failure of any member
+ * (the connection lost, a statement time-out). Members are settled after the COMMIT, in order,
+ * each after its afterCommit callbacks.
+ */
+export class GroupCommit {
+  private readonly waiting = new Map<string, { group: CommitGroup; members: Member[] }>();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly pool: pg.Pool, private readonly statements: PgStatements) {}
+
+  /** Runs `fn` in the next shared transaction of `group`'s key. */
+  run<T>(group: CommitGroup, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let queue = this.waiting.get(group.key);
+      if (!queue) {
+        this.waiting.set(group.key, (queue = { group, members: [] }));
+        const drained = new Promise<void>((done) => setImmediate(() => void this.drain(group.key).finally(done)));
+        this.running.add(drained);
+        void drained.then(() => this.running.delete(drained));
+      }
+      queue.members.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+    });
+  }
+
+  /** Resolves once every shared transaction asked for so far has settled (before the pool closes). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.all(this.running);
+  }
+
+  /** Runs the key's waiting members, a shared transaction at a time, until none is left. */
+  private async drain(key: string): Promise<void> {
+    const queue = this.waiting.get(key)!;
+    while (queue.members.length) {
+      const members = queue.members.splice(0, MAX_GROUP_MEMBERS);
+      let attempt = await this.attempt(queue.group, members, false);
+      if (attempt.retry) attempt = await this.attempt(queue.group, members, true);
+      // Members the time budget left out go first next time; after a failure of the whole, none is left out.
+      const ran = attempt.error === undefined ? attempt.outcomes.length : members.length;
+      queue.members.unshift(...members.slice(ran));
+      settle(members.slice(0, ran), attempt);
+    }
+    this.waiting.delete(key);
+  }
+
+  /** One shared transaction over `members`, direct or each in a savepoint; never throws. */
+  private async attempt(group: CommitGroup, members: Member[], savepoints: boolean): Promise<Attempt> {
+    const outcomes: Outcome[] = [];
+    try {
+      return await withSession(this.pool, async (s) => {
+        try {
+          await s.client.query('BEGIN');
+          await group.begin(new PgQueryable(s.client, this.statements));
+          const started = performance.now();
+          for (const m of members) {
+            if (outcomes.length > 0 && performance.now() - started > GROUP_TIME_BUDGET_MS) break;
+            outcomes.push(await (savepoints ? this.inSavepoint(s, group, m) : this.direct(s, group, m)));
+          }
+          if (outcomes.some((o) => o.ok)) {
+            await group.end(new PgQueryable(s.client, this.statements));
+            await commit(s.client);
+          } else {
+            await s.client.query('ROLLBACK');
+          }
+          return { outcomes };
+        } catch (e) {
+          const error = e instanceof NeedsUndo ? e.error : e;
+          const reported = await abort(s, error);
+          // A lone member's failure is its own transaction's: nobody else to run again.
+          if (e instanceof NeedsUndo && members.length > 1 && !s.broken) return { outcomes, retry: true };
+          return { outcomes, error: reported };
+        }
+      });
+    } catch (e) {
+      return { outcomes, error: e }; // no connection
+    }
+  }
+
+  /** A member straight in the shared transaction (no savepoint). */
+  private async direct(s: Session, group: CommitGroup, m: Member): Promise<Outcome> {
+    const tx = new PgTransaction(s.client, this.statements, group);
+    try {
+      return { ok: true, value: await m.fn(tx), tx };
+    } catch (e) {
+      if (isConnectionError(e)) throw e;
+      if (tx.changed || tx.failed) throw new NeedsUndo(e);
+      return { ok: false, error: e };
+    }
+  }
+
+  /** A member in its savepoint: rolled back to it, alone, when it throws something the connection survives. */
+  private async inSavepoint(s: Session, group: CommitGroup, m: Member): Promise<Outcome> {
+    await s.client.query('SAVEPOINT member');
+    const tx = new PgTransaction(s.client, this.statements, group);
+    try {
+      const value = await m.fn(tx);
+      await s.client.query('RELEASE member');
+      return { ok: true, value, tx };
+    } catch (e) {
+      if (s.broken || isConnectionError(e)) throw e;
+      await s.client.query('ROLLBACK TO member; RELEASE member');
+      return { ok: false, error: e };
+    }
+  }
+}
+
+/** Settles the members of an attempt: after its COMMIT each success runs its callbacks and resolves; every failure rejects. */
+function settle(members: Member[], { outcomes, error }: Attempt): void {
+  members.forEach((m, i) => {
+    const o = outcomes[i];
+    if (o && !o.ok) return m.reject(o.error);
+    if (error !== undefined || !o) return m.reject(error);
+    runAfterCommit(o.tx.committed);
+    m.resolve(o.value);
+  });
+}

@@ -1,0 +1,125 @@
+import pg from 'pg';
+import { type CommitGroup, type Param, type Queryable, type Row, type Transaction } from '../store.ts';
+import { PgStatements } from './statements.ts';
+import { isConnectionError, mayHaveRun, storeError } from './errors.ts';
+import { CommitOutcomeUnknown, StoreUnavailable } from '../errors.ts';
+
+type Client = pg.Pool | pg.ClientBase;
+
+async function query<T>(client: Client, statements: PgStatements, sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+  const text = statements.text(sql);
+  try {
+    return await client.query<T & pg.QueryResultRow>({ name: statements.name(text, params.length), text, values: params as unknown[] });
+  } catch (e) {
+    throw storeError(e);
+  }
+}
+
+/** Statements on one pooled client (inside a transaction) or on the pool. */
+export class PgQueryable implements Queryable {
+  constructor(private readonly client: Client, protected readonly statements: PgStatements) {}
+  /** Runs one statement; the one place every statement of this queryable goes through. */
+  protected exec<T>(sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+    return query<T>(this.client, this.statements, sql, params);
+  }
+  async all<T = Row>(sql: string, params: Param[] = []): Promise<T[]> {
+    return (await this.exec<T>(sql, params)).rows;
+  }
+  async get<T = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
+    return (await this.exec<T>(sql, params)).rows[0];
+  }
+  async run(sql: string, params: Param[] = []): Promise<number> {
+    try {
+      return (await this.exec(sql, params)).rowCount ?? 0;
+    } catch (e) {
+      // On the pool a write commits by itself: cut off after it was sent, it may have committed.
+      if (e instanceof StoreUnavailable && this.client instanceof pg.Pool && mayHaveRun(e)) throw new CommitOutcomeUnknown(e.cause);
+      throw e;
+    }
+  }
+}
+
+/** A statement that only reads (and perhaps locks): svc's data-modifying statements begin with INSERT, UPDATE, DELETE or WITH. */
+const READS = /^\s*SELECT\b/i;
+const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
+
+/**
+ * One transaction on its pooled client (alone, or a member of a group commit), with the callbacks
+ * to run once it committed, and what a group commit must know to let it fail on its own without
+ * a savepoint (group-commit.ts): whether any statement of it changed a row, or failed.
+ */
+export class PgTransaction extends PgQueryable implements Transaction {
+  readonly committed: Array<() => void> = [];
+  /** Some statement may have changed a row: anything but a SELECT, or an INSERT/UPDATE/DELETE that counted rows. */
+  changed = false;
+  /** Some statement failed: PostgreSQL has aborted the transaction (or the connection is gone). */
+  failed = false;
+  constructor(client: pg.ClientBase, statements: PgStatements, readonly group?: CommitGroup) {
+    super(client, statements);
+  }
+  protected override async exec<T>(sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+    try {
+      const r = await super.exec<T>(sql, params);
+      if (!READS.test(sql) && !(WRITES.has(r.command) && r.rowCount === 0)) this.changed = true;
+      return r;
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+  afterCommit(fn: () => void): void {
+    this.committed.push(fn);
+  }
+}
+
+/** A checked-out client, and whether its connection failed (then the pool must discard it). */
+export interface Session {
+  client: pg.PoolClient;
+  /** Set once the connection is known to be unusable. */
+  broken: Error | undefined;
+}
+
+/**
+ * Runs `fn` on a pooled client and gives the client back: with the error when its connection
+ * failed, so the pool discards it. A checked-out client has no listener of the pool's: a
+ * connection lost between two statements would otherwise be an uncaught 'error' event.
+ */
+export async function withSession<T>(pool: pg.Pool, fn: (s: Session) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (e) {
+    throw storeError(e);
+  }
+  const session: Session = { client, broken: undefined };
+  const lost = (e: Error) => { session.broken = e; };
+  client.on('error', lost);
+  try {
+    return await fn(session);
+  } finally {
+    client.off('error', lost);
+    client.release(session.broken);
+  }
+}
+
+/** COMMIT; a connection lost on the way leaves it open whether it committed (CommitOutcomeUnknown). */
+export async function commit(client: pg.ClientBase): Promise<void> {
+  await client.query('COMMIT').catch((e: unknown) => {
+    if (!isConnectionError(e)) throw e;
+    throw mayHaveRun(e) ? new CommitOutcomeUnknown(e) : new StoreUnavailable(e);
+  });
+}
+
+/**
+ * Ends a transaction that failed with `e` and returns the error to report: after a connection
+ * failure no ROLLBACK (it would wait out its own time-out on a dead connection; the server rolls
+ * back an uncommitted transaction whose connection ends) and the session is marked broken.
+ */
+export async function abort(s: Session, e: unknown): Promise<unknown> {
+  if (e instanceof CommitOutcomeUnknown || isConnectionError(e)) {
+    s.broken ??= e as Error;
+    return storeError(e);
+  }
+  if (!s.broken) await s.client.query('ROLLBACK').catch((r: Error) => { s.broken = r; });
+  return e;
+}
