@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Operation } from '../rules/rules.ts';
@@ -7,7 +8,6 @@ import type { DocumentRules, Scopes } from './rule-access.ts';
 import { checkCollection } from './names.ts';
 import {
   BulkBody, BulkResponse, CollectionParams, CollectionsResponse, DocumentBody, DocumentParams, DocumentSchema, ListResponse, listQuerySchema,
-  type ListQueryString,
 } from './schemas.ts';
 import { errorResponses, NoContent } from '../http/error-schema.ts';
 
@@ -41,6 +41,8 @@ const sessionToken = (request: FastifyRequest): string | undefined => {
  * key or an operator skips the hook without a query: rules never bind them.
  */
 export function documentRoutes(app: FastifyInstance, deps: { documents: DocumentsService; rules: DocumentRules; maxPageSize: number }): void {
+  // Request types come from the route schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { documents } = deps;
   const tags = ['documents'];
   const access = { access: 'key' as const };
@@ -57,24 +59,24 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
     return payload;
   };
 
-  app.post<{ Params: Static<typeof CollectionParams> }>('/v1/:collection/docs', {
+  api.post('/v1/:collection/docs', {
     config: access, preParsing: ruled('create'), preValidation: collectionName,
     schema: { tags, summary: 'Insert a document', params: CollectionParams, body: DocumentBody, response: { 201: DocumentSchema, ...errors, ...errorResponses(409, 413) } },
   }, async (request, reply) => {
     return json(reply, 201, await documents.create(principalOf(request).databaseId, request.params.collection, request.body, scopes(request)?.operation));
   });
 
-  app.get<{ Params: Static<typeof CollectionParams>; Querystring: ListQueryString }>('/v1/:collection/docs', {
+  api.get('/v1/:collection/docs', {
     config: access, preParsing: ruled('read'), preValidation: collectionName,
     schema: { tags, summary: 'List documents', params: CollectionParams, querystring: listQuerySchema(deps.maxPageSize), response: { 200: ListResponse, ...errors } },
   }, async (request, reply) => json(reply, 200, await documents.list(principalOf(request).databaseId, request.params.collection, request.query, scopes(request)?.operation)));
 
-  app.get<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
+  api.get('/v1/:collection/docs/:id', {
     config: access, preParsing: ruled('read'), preValidation: collectionName,
     schema: { tags, summary: 'Get a document', params: DocumentParams, response: { 200: DocumentSchema, ...errors } },
   }, async (request, reply) => json(reply, 200, await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request)?.operation)));
 
-  app.patch<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
+  api.patch('/v1/:collection/docs/:id', {
     config: access, preParsing: ruled('update'), preValidation: collectionName,
     schema: {
       tags, summary: 'Update a document (JSON Merge Patch)', params: DocumentParams, body: DocumentBody,
@@ -86,7 +88,7 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
     return updated === undefined ? reply.code(204).send() : json(reply, 200, updated);
   });
 
-  app.delete<{ Params: Static<typeof DocumentParams> }>('/v1/:collection/docs/:id', {
+  api.delete('/v1/:collection/docs/:id', {
     config: access, preParsing: ruled('delete'), preValidation: collectionName,
     schema: { tags, summary: 'Delete a document', params: DocumentParams, response: { 204: NoContent, ...errors } },
   }, async (request, reply) => {
@@ -94,14 +96,14 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
     return reply.code(204).send();
   });
 
-  app.post<{ Params: Static<typeof CollectionParams>; Body: Static<typeof BulkBody> }>('/v1/:collection/bulk', {
+  api.post('/v1/:collection/bulk', {
     config: access, preParsing: ruled('create'), preValidation: collectionName,
     schema: { tags, summary: 'Insert several documents, all or nothing', params: CollectionParams, body: BulkBody, response: { 201: BulkResponse, ...errors, ...errorResponses(409, 413) } },
   }, async (request, reply) => {
     return json(reply, 201, await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents, scopes(request)?.operation));
   });
 
-  app.get('/v1/collections', {
+  api.get('/v1/collections', {
     config: access,
     schema: {
       tags, summary: 'Collections with their document counts',

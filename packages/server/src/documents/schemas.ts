@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
 /** Schemas of the §1 routes: they validate input and generate /v1/openapi.json (and the SDK's types). */
 export const DocumentSchema = Type.Object(
@@ -30,7 +30,6 @@ export function listQuerySchema(maxPageSize: number) {
     filter: Type.Optional(Type.String({ maxLength: 65536, description: 'URL-encoded JSON, MongoDB-style: {"status":"open","score":{"$gte":10}}' })),
   });
 }
-export type ListQueryString = Static<ReturnType<typeof listQuerySchema>>;
 
 export const ListResponse = Type.Object({
   documents: Type.Array(DocumentSchema),

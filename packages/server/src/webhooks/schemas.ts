@@ -76,6 +76,5 @@ export function deliveriesQuerySchema(maxPageSize: number) {
     status: Type.Optional(Status),
   }, { additionalProperties: false });
 }
-export type DeliveriesQuery = Static<ReturnType<typeof deliveriesQuerySchema>>;
 
 export const DeliveryList = Type.Object({ deliveries: Type.Array(DeliverySchema), total: Type.Integer() });
