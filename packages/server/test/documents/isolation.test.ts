@@ -1,79 +1,68 @@
-import { before, after, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+import { useServer, type TestDatabase } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
 
 type Doc = Record<string, unknown> & { id: string };
-type Db = Awaited<ReturnType<TestServer['createDatabase']>>;
 
 forEachStore('isolation between databases', (kind) => {
-  let server: TestServer;
-  let a: Db;
-  let b: Db;
+  // Database A is the server's own; B is made beside it.
+  const t = useServer(kind, { databaseName: 'A' });
+  /** A's secret key; another key per request where a test says so. */
+  const a = apiClient(() => t.server, () => t.db.secretKey);
+  let b: TestDatabase;
   let docA: Doc;
   before(async () => {
-    server = await startServer(kind);
-    a = await server.createDatabase('A');
-    b = await server.createDatabase('B');
-    docA = (await request(server, 'POST', '/shared/docs', { key: a.secretKey, body: { id: 'doc1', owner: 'A', secret: 's-A' } })).json as Doc;
-    await request(server, 'POST', '/onlyA/bulk', { key: a.secretKey, body: { documents: [{ n: 1 }, { n: 2 }] } });
+    b = await t.server.createDatabase('B');
+    docA = await a.post<Doc>('/shared/docs', { id: 'doc1', owner: 'A', secret: 's-A' }, 201);
+    await a.post('/onlyA/bulk', { documents: [{ n: 1 }, { n: 2 }] }, 201);
   });
-  after(() => server.close());
+  const asB = () => apiClient(t.server, b.secretKey);
 
-  const readA = async () => (await request(server, 'GET', '/shared/docs/doc1', { key: a.secretKey })).json as Doc;
+  const readA = () => a.get<Doc>('/shared/docs/doc1');
 
   test("B's keys cannot read A's document: 404, with no hint it exists", async () => {
     for (const key of [b.secretKey, b.publicKey]) {
-      const r = await request(server, 'GET', '/shared/docs/doc1', { key });
-      assert.equal(r.status, 404);
-      assert.equal(errorCode(r), 'not_found');
+      const r = await a.request('GET', '/shared/docs/doc1', { key });
+      assertError(r, 404, 'not_found');
       assert.ok(!r.text.includes('s-A'));
     }
   });
 
   test("B cannot patch or delete A's document, and A's document is unchanged", async () => {
-    const p = await request(server, 'PATCH', '/shared/docs/doc1', { key: b.secretKey, body: { owner: 'B' } });
-    assert.equal(p.status, 404);
-    const d = await request(server, 'DELETE', '/shared/docs/doc1', { key: b.secretKey });
-    assert.equal(d.status, 404);
+    await asB().patch('/shared/docs/doc1', { owner: 'B' }, 404);
+    await asB().delete('/shared/docs/doc1', 404);
     assert.deepEqual(await readA(), docA);
   });
 
   test("B's lists and collections do not show A's documents", async () => {
     for (const key of [b.secretKey, b.publicKey]) {
-      const l = await request(server, 'GET', '/shared/docs', { key });
-      assert.deepEqual(l.json, { documents: [], total: 0, limit: 20, offset: 0 });
-      const f = await request(server, 'GET', '/shared/docs', { key, query: { filter: JSON.stringify({ owner: 'A' }) } });
+      assert.deepEqual((await a.request('GET', '/shared/docs', { key })).json, { documents: [], total: 0, limit: 20, offset: 0 });
+      const f = await a.request('GET', '/shared/docs', { key, query: { filter: JSON.stringify({ owner: 'A' }) } });
       assert.equal((f.json as { total: number }).total, 0);
-      const c = await request(server, 'GET', '/collections', { key });
-      assert.deepEqual(c.json, { collections: [] });
+      assert.deepEqual((await a.request('GET', '/collections', { key })).json, { collections: [] });
     }
   });
 
   test('the same id in the same collection of two databases are two documents', async () => {
-    const c = await request(server, 'POST', '/shared/docs', { key: b.secretKey, body: { id: 'doc1', owner: 'B' } });
-    assert.equal(c.status, 201, 'no conflict with A');
-    assert.equal(((await request(server, 'GET', '/shared/docs/doc1', { key: b.secretKey })).json as Doc).owner, 'B');
+    await asB().post('/shared/docs', { id: 'doc1', owner: 'B' }, 201); // no conflict with A
+    assert.equal((await asB().get<Doc>('/shared/docs/doc1')).owner, 'B');
     assert.deepEqual(await readA(), docA);
-    const bulk = await request(server, 'POST', '/shared/bulk', { key: b.secretKey, body: { documents: [{ id: 'x1' }] } });
-    assert.equal(bulk.status, 201);
-    assert.equal((await request(server, 'GET', '/shared/docs/x1', { key: a.secretKey })).status, 404);
-    const cols = (await request(server, 'GET', '/collections', { key: a.secretKey })).json;
-    assert.deepEqual(cols, { collections: [{ name: 'onlyA', count: 2 }, { name: 'shared', count: 1 }] });
-    const colsB = (await request(server, 'GET', '/collections', { key: b.secretKey })).json;
-    assert.deepEqual(colsB, { collections: [{ name: 'shared', count: 2 }] });
+    await asB().post('/shared/bulk', { documents: [{ id: 'x1' }] }, 201);
+    await a.get('/shared/docs/x1', 404);
+    assert.deepEqual(await a.get('/collections'), { collections: [{ name: 'onlyA', count: 2 }, { name: 'shared', count: 1 }] });
+    assert.deepEqual(await asB().get('/collections'), { collections: [{ name: 'shared', count: 2 }] });
   });
 
   test("deleting B's document of the same id leaves A's", async () => {
-    assert.equal((await request(server, 'DELETE', '/shared/docs/doc1', { key: b.secretKey })).status, 204);
+    await asB().delete('/shared/docs/doc1', 204);
     assert.deepEqual(await readA(), docA);
   });
 
   test("an operator token with X-Database-Id sees only that database's data", async () => {
-    const op = await server.operatorToken();
-    const r = await request(server, 'GET', '/shared/docs/doc1', { key: op, headers: { 'x-database-id': b.databaseId } });
-    assert.equal(r.status, 404);
-    const ok = await request(server, 'GET', '/shared/docs/doc1', { key: op, headers: { 'x-database-id': a.databaseId } });
-    assert.deepEqual(ok.json, docA);
+    const op = apiClient(t.server, () => t.server.operatorToken());
+    await op.get('/shared/docs/doc1', 404, { headers: { 'x-database-id': b.databaseId } });
+    assert.deepEqual(await op.get('/shared/docs/doc1', 200, { headers: { 'x-database-id': t.db.databaseId } }), docA);
   });
 });

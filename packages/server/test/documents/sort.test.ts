@@ -1,7 +1,8 @@
-import { before, after, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, request, startServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
 
 type Doc = Record<string, unknown> & { id: string };
 type Page = { documents: Doc[]; total: number; limit: number; offset: number };
@@ -52,23 +53,14 @@ const ASC = [
 const DESC = [...ASC].reverse();
 
 forEachStore('documents sort and paging', (kind) => {
-  let server: TestServer;
-  let key: string;
+  const t = useServer(kind);
+  const api = apiClient(() => t.server, () => t.db.secretKey);
   before(async () => {
-    server = await startServer(kind);
-    key = (await server.createDatabase()).secretKey;
     // Inserted one by one, in an order unrelated to both ids and values.
-    for (const doc of [...FIXTURE].sort((a, b) => (a.id.slice(2) < b.id.slice(2) ? -1 : 1))) {
-      assert.equal((await request(server, 'POST', '/mixed/docs', { key, body: doc })).status, 201);
-    }
+    for (const doc of [...FIXTURE].sort((a, b) => (a.id.slice(2) < b.id.slice(2) ? -1 : 1))) await api.post('/mixed/docs', doc, 201);
   });
-  after(() => server.close());
 
-  const page = async (collection: string, query: Record<string, string | number>) => {
-    const r = await request(server, 'GET', `/${collection}/docs`, { key, query });
-    assert.equal(r.status, 200, r.text);
-    return r.json as Page;
-  };
+  const page = (collection: string, query: Record<string, string | number>) => api.get<Page>(`/${collection}/docs`, 200, { query });
 
   test('mixed types sort ascending exactly per API.md §1', async () => {
     const p = await page('mixed', { sortBy: 'v', limit: 100 });
@@ -116,7 +108,7 @@ forEachStore('documents sort and paging', (kind) => {
       { id: 'n5' },
       { id: 'n6', author: { name: 42 } },
     ];
-    await request(server, 'POST', '/nested/bulk', { key, body: { documents: docs } });
+    await api.post('/nested/bulk', { documents: docs }, 201);
     const p = await page('nested', { sortBy: 'author.name', limit: 10 });
     assert.deepEqual(p.documents.map((d) => d.id), ['n3', 'n5', 'n6', 'n4', 'n1', 'n2']);
     const d = await page('nested', { sortBy: 'author.name', sortOrder: 'desc', limit: 10 });
@@ -125,7 +117,7 @@ forEachStore('documents sort and paging', (kind) => {
 
   test('50 equal values paged by 7: each document exactly once, ordered by id (asc and desc)', async () => {
     const ids = Array.from({ length: 50 }, (_, i) => `t${String((i * 37) % 50).padStart(2, '0')}`);
-    await request(server, 'POST', '/ties/bulk', { key, body: { documents: ids.map((id) => ({ id, same: 'x', n: 1 })) } });
+    await api.post('/ties/bulk', { documents: ids.map((id) => ({ id, same: 'x', n: 1 })) }, 201);
     const sorted = [...ids].sort();
     for (const sortBy of ['same', 'n', 'createdAt']) {
       for (const [order, expected] of [['asc', sorted], ['desc', [...sorted].reverse()]] as const) {
@@ -142,13 +134,13 @@ forEachStore('documents sort and paging', (kind) => {
 
   test('default sort is createdAt ascending; id, createdAt and updatedAt sort as system fields', async () => {
     // Each write waits for the millisecond to turn, so createdAt/updatedAt strictly increase (no ties to hide behind id order).
-    const nextMs = async () => { const t = Date.now(); while (Date.now() <= t) await new Promise((r) => setImmediate(r)); };
+    const nextMs = async () => { const now = Date.now(); while (Date.now() <= now) await new Promise((r) => setImmediate(r)); };
     for (const id of ['s3', 's1', 's2']) {
       await nextMs();
-      assert.equal((await request(server, 'POST', '/sys/docs', { key, body: { id } })).status, 201);
+      await api.post('/sys/docs', { id }, 201);
     }
     await nextMs();
-    await request(server, 'PATCH', '/sys/docs/s3', { key, body: { touched: true } });
+    await api.patch('/sys/docs/s3', { touched: true });
     const ids = async (q: Record<string, string>) => (await page('sys', q)).documents.map((d) => d.id);
     assert.deepEqual(await ids({}), ['s3', 's1', 's2']);
     assert.deepEqual(await ids({ sortOrder: 'desc' }), ['s2', 's1', 's3']);
@@ -158,7 +150,7 @@ forEachStore('documents sort and paging', (kind) => {
   });
 
   test('limit and offset defaults and bounds', async () => {
-    await request(server, 'POST', '/bounds/bulk', { key, body: { documents: Array.from({ length: 25 }, (_, i) => ({ i })) } });
+    await api.post('/bounds/bulk', { documents: Array.from({ length: 25 }, (_, i) => ({ i })) }, 201);
     const d = await page('bounds', {});
     assert.equal(d.documents.length, 20);
     assert.equal(d.limit, 20);
@@ -172,17 +164,13 @@ forEachStore('documents sort and paging', (kind) => {
     assert.equal(past.total, 25);
     for (const [name, value] of [['limit', '0'], ['limit', '1001'], ['limit', 'abc'], ['limit', '-1'], ['limit', '1.5'], ['limit', ''],
       ['offset', '-1'], ['offset', 'abc'], ['offset', '1.5'], ['sortOrder', 'up'], ['sortOrder', 'ASC']]) {
-      const r = await request(server, 'GET', '/bounds/docs', { key, query: { [name]: value } });
-      assert.equal(r.status, 400, `${name}=${value}`);
-      assert.equal(errorCode(r), 'validation_failed', `${name}=${value}`);
+      assertError(await api.request('GET', '/bounds/docs', { query: { [name]: value } }), 400, 'validation_failed', `${name}=${value}`);
     }
   });
 
   test('bad sortBy paths and injection attempts → 400; the table is intact afterwards', async () => {
     for (const sortBy of ['a;drop', "a') OR 1=1 --", 'a..b', '1a', 'a.', '.a', 'a-b', 'a b', '$.a', 'a[0]', "v'", 'data->>v', 'x'.repeat(300)]) {
-      const r = await request(server, 'GET', '/mixed/docs', { key, query: { sortBy } });
-      assert.equal(r.status, 400, sortBy);
-      assert.equal(errorCode(r), 'validation_failed', sortBy);
+      assertError(await api.request('GET', '/mixed/docs', { query: { sortBy } }), 400, 'validation_failed', sortBy);
     }
     assert.equal((await page('mixed', { limit: 100 })).total, FIXTURE.length);
   });
