@@ -1,4 +1,4 @@
-import type { CommitGroup, Dialect, Param, Queryable } from '../store/store.ts';
+import type { CommitGroup, Dialect, Param, Queryable, Transaction } from '../store/store.ts';
 import type { ChangeEvent, NewChange } from './events.ts';
 
 /**
@@ -15,53 +15,103 @@ import type { ChangeEvent, NewChange } from './events.ts';
  *
  * That lock makes one database's writes commit one at a time, so on PostgreSQL they share it:
  * the documents service runs each write in the database's commit group (`changeGroup`), and the
- * store runs the writes waiting together in one transaction, each in a savepoint
- * (store/postgres/group-commit.ts). The group's `begin` takes the lock once, each write numbers
- * its events after the largest id so far (`appendInGroup`), and the group's `end` moves the
- * counter and the collection counts once, from the events the group kept, before the one COMMIT.
- * A write whose savepoint rolled back leaves no event, so the next one reuses its ids: no gap.
+ * store runs the writes waiting together in one transaction (store/postgres/group-commit.ts).
+ * The group's `begin` takes the lock and reads the counter once; each write numbers its events
+ * from there in memory (`appendInGroup`: no statement); the group's `end` inserts them all, moves
+ * the counter and each collection's count once, before the one COMMIT. A write rolled back alone
+ * takes its events back out, so the next one reuses their ids: no gap.
  *
  * Outside a group (SQLite, whose single writer already groups transactions; a plain PostgreSQL
  * transaction) each append moves the counter itself: `appendWithCte` where the dialect has
  * data-modifying CTEs (counter, count and events in one statement, one round trip, then COMMIT),
  * else `appendStepwise`. The counter row is always locked before a collection row, so two
- * writers can't deadlock on them; in a group it is locked before any document row too.
+ * writers can't deadlock on them; in a group it is locked before any document row too, while a
+ * plain transaction locks its documents first: on PostgreSQL every document write goes through
+ * the group, or a plain one and a group could each hold what the other waits for.
  */
 export async function appendChanges(
-  tx: Queryable & { readonly group?: CommitGroup }, dialect: Dialect, databaseId: string, changes: NewChange[],
+  tx: Queryable & Pick<Transaction, 'group' | 'onRollback'>, dialect: Dialect, databaseId: string, changes: NewChange[],
 ): Promise<ChangeEvent[]> {
   if (changes.length === 0) return [];
-  const append = tx.group?.key === groupKey(databaseId) ? appendInGroup : dialect.writableCte ? appendWithCte : appendStepwise;
-  return append(tx, dialect, databaseId, changes);
+  if (tx.group?.key === groupKey(databaseId) && tx.onRollback) return appendInGroup(tx.group.state as Pending, tx.onRollback, databaseId, changes);
+  return (dialect.writableCte ? appendWithCte : appendStepwise)(tx, dialect, databaseId, changes);
 }
 
 const groupKey = (databaseId: string) => `changes:${databaseId}`;
 
+/** What the writes of one shared transaction appended, written by the group's `end`. */
+interface Pending {
+  /** The id of the next event. */
+  next: bigint;
+  events: ChangeEvent[];
+  /** Per collection, documents created minus deleted. */
+  deltas: Map<string, number>;
+}
+
 /**
  * The commit group of a database's writes (store.ts CommitGroup), for PostgreSQL: `begin` locks
  * the database's row, so writes of one database commit in turn on every instance, and before any
- * of the group's writes locks a document (always this order, so two groups can't deadlock);
- * `end` moves the counter to the group's last event and each collection's count by its
- * documents created minus deleted, read from the events the group's writes kept.
+ * of the group's writes locks a document (always this order, so two groups can't deadlock), and
+ * reads the counter; `end` writes what the group's writes appended (`writePending`).
  */
-export function changeGroup(databaseId: string): CommitGroup {
+export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<Pending> {
   return {
     key: groupKey(databaseId),
-    // NO KEY UPDATE: the lock an UPDATE of last_event_id takes; it leaves other sessions' foreign
-    // key checks (KEY SHARE: a realtime token, a webhook of this database) free.
-    begin: async (q) => void (await q.run('SELECT 1 FROM databases WHERE id = ? FOR NO KEY UPDATE', [databaseId])),
-    end: async (q) => void (await q.run(
-      `WITH batch AS (SELECT id, collection, type FROM events WHERE database_id = ? AND id > (SELECT last_event_id FROM databases WHERE id = ?)),
-       ctr AS (UPDATE databases SET last_event_id = (SELECT max(id) FROM batch) WHERE id = ? AND EXISTS (SELECT 1 FROM batch) RETURNING 1),
-       cnt AS (INSERT INTO collections (database_id, name, count)
-               SELECT ?, collection, delta FROM (
-                 SELECT collection, sum(CASE type WHEN 'document.created' THEN 1 WHEN 'document.deleted' THEN -1 ELSE 0 END) AS delta FROM batch GROUP BY collection) d
-               WHERE delta <> 0
-               ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + EXCLUDED.count RETURNING 1)
-       SELECT (SELECT count(*) FROM ctr) + (SELECT count(*) FROM cnt) AS n`,
-      [databaseId, databaseId, databaseId, databaseId],
-    )),
+    async begin(q) {
+      // NO KEY UPDATE: the lock an UPDATE of last_event_id takes; it leaves other sessions' foreign
+      // key checks (KEY SHARE: a realtime token, a webhook of this database) free.
+      const row = await q.get<{ last: string }>('SELECT CAST(last_event_id AS TEXT) AS last FROM databases WHERE id = ? FOR NO KEY UPDATE', [databaseId]);
+      // No row: the database is gone, and the writes fail on their foreign keys.
+      return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map() };
+    },
+    end: (q, pending) => writePending(q, dialect, databaseId, pending),
   };
+}
+
+/**
+ * Inside the database's commit group: numbers the changes from the group's next id and keeps
+ * them for its `end`, in memory (the counter's lock is held since `begin`, so nobody else numbers
+ * meanwhile); rolled back alone, the write takes them back out.
+ */
+function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, databaseId: string, changes: NewChange[]): ChangeEvent[] {
+  const before = { next: pending.next, length: pending.events.length, deltas: new Map(pending.deltas) };
+  onRollback(() => {
+    pending.next = before.next;
+    pending.events.length = before.length;
+    pending.deltas = before.deltas;
+  });
+  const events = numbered(changes, databaseId, pending.next);
+  pending.next += BigInt(changes.length);
+  pending.events.push(...events);
+  const delta = countDelta(changes);
+  if (delta !== 0) pending.deltas.set(changes[0].collection, (pending.deltas.get(changes[0].collection) ?? 0) + delta);
+  return events;
+}
+
+/**
+ * The group's `end`: its events, the counter moved to the last of them and each collection's
+ * count by its delta, the first CHUNK events in the same statement as the rest (one round trip
+ * for a group of small writes).
+ */
+async function writePending(q: Queryable, dialect: Dialect, databaseId: string, pending: Pending): Promise<void> {
+  const { events } = pending;
+  if (events.length === 0) return;
+  const deltas = [...pending.deltas].filter(([, d]) => d !== 0);
+  const head = events.slice(0, CHUNK);
+  const counts = deltas.length === 0 ? '' : `, cnt AS (INSERT INTO collections (database_id, name, count) VALUES ${deltas.map(() => '(?, ?, ?)').join(', ')}
+     ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + EXCLUDED.count RETURNING 1)`;
+  await q.run(
+    `WITH ctr AS (UPDATE databases SET last_event_id = ? WHERE id = ? RETURNING 1)${counts},
+     ins AS (INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at) VALUES ${
+       head.map(() => `(?, ?, ?, ?, ?, ${dialect.jsonParam}, ${dialect.jsonParam}, ?)`).join(', ')} RETURNING 1)
+     SELECT 1`,
+    [
+      String(pending.next - 1n), databaseId,
+      ...deltas.flatMap(([collection, d]) => [databaseId, collection, d]),
+      ...head.flatMap((e) => [databaseId, e.id, ...eventParams(e)]),
+    ],
+  );
+  await insertEvents(q, dialect, databaseId, events, BigInt(events[0].id), head.length);
 }
 
 /** Events per statement: 7 parameters each, well under both engines' parameter limits. */
@@ -91,28 +141,6 @@ async function insertEvents(tx: Queryable, dialect: Dialect, databaseId: string,
       chunk.flatMap((c, i) => [databaseId, String(first + BigInt(start + i)), ...eventParams(c)]),
     );
   }
-}
-
-/**
- * PostgreSQL, inside the database's commit group (its `begin` holds the counter's lock): the
- * events numbered after the largest id so far, the committed counter or an event of an earlier
- * write of the group, in one statement. The counter and the counts are left to the group's `end`.
- */
-export async function appendInGroup(tx: Queryable, dialect: Dialect, databaseId: string, changes: NewChange[]): Promise<ChangeEvent[]> {
-  const head = changes.slice(0, CHUNK);
-  const values = head.map(() => `(?, ?, ?, ?, ${dialect.jsonParam}, ${dialect.jsonParam}, ?)`).join(', ');
-  const row = await tx.get<{ last: string }>(
-    // greatest() skips a NULL max: every event of the database may have been pruned.
-    `WITH last AS (SELECT greatest((SELECT last_event_id FROM databases WHERE id = ?), (SELECT max(id) FROM events WHERE database_id = ?)) AS id),
-     v (n, collection, type, document_id, document, previous, created_at) AS (VALUES ${values}),
-     ins AS (INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at)
-             SELECT ?, last.id + CAST(v.n AS bigint), v.collection, v.type, v.document_id, v.document, v.previous, v.created_at FROM last, v RETURNING 1)
-     SELECT CAST(id AS TEXT) AS last FROM last`,
-    [databaseId, databaseId, ...head.flatMap((c, i) => [i + 1, ...eventParams(c)]), databaseId],
-  );
-  const first = BigInt(row!.last) + 1n;
-  await insertEvents(tx, dialect, databaseId, changes, first, head.length);
-  return numbered(changes, databaseId, first);
 }
 
 /**

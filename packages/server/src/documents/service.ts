@@ -147,7 +147,7 @@ export class DocumentsService {
       for (const { hook, prefetched } of hooks) await hook.apply(tx, prefetched, events);
       if (events.length) tx.afterCommit(() => this.deps.onChange(events));
       return result;
-    }, changeGroup(databaseId));
+    }, changeGroup(databaseId, this.store.dialect));
   }
 
   /** Inserts documents (all or nothing); 409 when an id is taken. */

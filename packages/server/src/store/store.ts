@@ -62,11 +62,18 @@ export interface Transaction extends Queryable {
    */
   afterCommit(fn: () => void): void;
   /**
-   * The commit group this transaction runs in: its `begin` ran before it and its `end` runs
-   * before COMMIT (PostgresStore, for a `transaction(fn, group)`); undefined when it runs on its
-   * own (every other transaction, and every SQLite one: that store ignores groups).
+   * The commit group this transaction runs in, and the state its `begin` returned for this shared
+   * transaction (PostgresStore, for a `transaction(fn, group)`); undefined when it runs on its own
+   * (every other transaction, and every SQLite one: that store ignores groups).
    */
-  readonly group?: CommitGroup;
+  readonly group?: { readonly key: string; readonly state: unknown };
+  /**
+   * Present on a member of a shared transaction (`group` set): runs `fn` if this member's work is
+   * undone while the shared transaction goes on (its savepoint rolled back), so in-memory state it
+   * added to `group.state` can be taken back out; never otherwise. Registering one counts as a
+   * change: a member that has one and then fails is rolled back through a savepoint.
+   */
+  onRollback?(fn: () => void): void;
 }
 
 /**
@@ -78,23 +85,24 @@ export interface Transaction extends Queryable {
  * savepoint before it is its neighbours' uncommitted work, as in any transaction.
  *
  * The point is one expensive step per group instead of per transaction: a lock that orders the
- * writers of a key (taken once by `begin`, changes/append.ts), a counter written once (`end`),
- * one COMMIT (one WAL flush). Objects with the same key must behave the same: any one of them
- * runs a group. A member must not wait for another transaction of its own group (it would wait
- * for itself), and its `fn` may run twice (PostgreSQL runs a group again, each member in a
- * savepoint, after a failure it can't shed otherwise: store/postgres/group-commit.ts), so before
- * COMMIT it must do nothing but statements on its transaction and `afterCommit`.
+ * writers of a key (taken once by `begin`), rows written once for all (`end`, from the state the
+ * members filled), one COMMIT (one WAL flush): changes/append.ts. Objects with the same key must
+ * behave the same: any one of them runs a group. A member must not wait for another transaction
+ * of its own group (it would wait for itself), and its `fn` may run twice (PostgreSQL runs a
+ * group again, each member in a savepoint, after a failure it can't shed otherwise:
+ * store/postgres/group-commit.ts), so before COMMIT it must do nothing but statements on its
+ * transaction, `afterCommit`, and changes to `group.state` it can undo in `onRollback`.
  *
  * @example
- *   const group = { key: `changes:${db}`, begin: (q) => lockCounter(q, db), end: (q) => settleCounter(q, db) };
- *   await store.transaction(async (tx) => { await tx.run('INSERT …'); }, group);
+ *   const group = { key: `hits:${db}`, begin: async () => ({ hits: 0 }), end: (q, s) => q.run('UPDATE stats SET hits = hits + ?', [s.hits]) };
+ *   await store.transaction(async (tx) => { const s = tx.group!.state as { hits: number }; s.hits += 1; tx.onRollback?.(() => { s.hits -= 1; }); }, group);
  */
-export interface CommitGroup {
+export interface CommitGroup<State = unknown> {
   readonly key: string;
-  /** Runs first in every shared transaction, before its members (e.g. takes the lock that orders the group's commits). */
-  begin(q: Queryable): Promise<void>;
-  /** Runs last, after the members (those whose savepoint rolled back left nothing), before COMMIT; a failure fails them all. */
-  end(q: Queryable): Promise<void>;
+  /** Runs first in every shared transaction, before its members (e.g. takes the lock that orders the group's commits); returns their shared state. */
+  begin(q: Queryable): Promise<State>;
+  /** Runs last, after the members (those rolled back took their part of the state back out), before COMMIT; a failure fails them all. */
+  end(q: Queryable, state: State): Promise<void>;
 }
 
 /** Runs the callbacks a committed transaction registered (see Transaction.afterCommit). */

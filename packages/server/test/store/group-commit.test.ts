@@ -42,7 +42,7 @@ forEachStore('group commit', (kind) => {
       const [event] = await appendChanges(tx, db.store.dialect, databaseId, [created(name)]);
       await then(tx);
       return event.id;
-    }, changeGroup(databaseId));
+    }, changeGroup(databaseId, db.store.dialect));
 
   const count = async () => Number((await db.store.get<{ count: number }>("SELECT count FROM collections WHERE database_id = ? AND name = 'notes'", [databaseId]))?.count ?? 0);
   const logged = async () => (await readChanges(db.store, db.store.dialect, databaseId, '0')).map((e) => [e.id, e.document.id]);
@@ -61,7 +61,7 @@ forEachStore('group commit', (kind) => {
     test('PostgreSQL: writes asked for together run in one transaction', async () => {
       databaseId = await newDatabase();
       const xids = await Promise.all([1, 2, 3, 4, 5, 6].map(() => db.store.transaction(async (tx) =>
-        (await tx.get<{ x: string }>('SELECT CAST(pg_current_xact_id() AS TEXT) AS x'))!.x, changeGroup(databaseId))));
+        (await tx.get<{ x: string }>('SELECT CAST(pg_current_xact_id() AS TEXT) AS x'))!.x, changeGroup(databaseId, db.store.dialect))));
       // One, unless the machine is so slow that a write outlasts the group's time budget.
       assert.ok(new Set(xids).size < xids.length, `shared transaction ids: ${xids.join(', ')}`);
     });
@@ -74,7 +74,7 @@ forEachStore('group commit', (kind) => {
         await tx.get(`SELECT pg_sleep(${(GROUP_TIME_BUDGET_MS * 0.6) / 1000})`);
         const [event] = await appendChanges(tx, db.store.dialect, databaseId, [created(`s${i}`)]);
         return [(await tx.get<{ x: string }>('SELECT CAST(pg_current_xact_id() AS TEXT) AS x'))!.x, event.id];
-      }, changeGroup(databaseId));
+      }, changeGroup(databaseId, db.store.dialect));
       const results = await Promise.all([0, 1, 2, 3].map(slow));
       assert.deepEqual(results.map(([, id]) => id), ['1', '2', '3', '4']);
       const xids = results.map(([x]) => x);
@@ -98,7 +98,7 @@ forEachStore('group commit', (kind) => {
       // Fails on a statement PostgreSQL rejects (the shared transaction is aborted until rolled back).
       write('fails-sql', async (tx) => { await tx.run('INSERT INTO no_such_table VALUES (1)'); }, calls),
       // Fails before any statement.
-      db.store.transaction(async () => { throw new Error('early'); }, changeGroup(databaseId)),
+      db.store.transaction(async () => { throw new Error('early'); }, changeGroup(databaseId, db.store.dialect)),
       write('ok3', async (tx) => tx.afterCommit(() => committed.push('ok3')), calls),
     ]);
     assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled']);
@@ -127,7 +127,7 @@ forEachStore('group commit', (kind) => {
           await tx.get('SELECT id FROM databases WHERE id = ? FOR UPDATE', [databaseId]);
           await tx.run('UPDATE databases SET name = name WHERE id = ?', ['no such database']);
           throw new Error('not found');
-        }, changeGroup(databaseId)),
+        }, changeGroup(databaseId, db.store.dialect)),
         write('ok2', undefined, calls),
       ]);
       assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled']);

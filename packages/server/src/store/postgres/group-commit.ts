@@ -14,6 +14,12 @@ interface Member {
 /** What became of a member that ran: its value and transaction (callbacks), or its own error. */
 type Outcome = { ok: true; value: unknown; tx: PgTransaction } | { ok: false; error: unknown };
 
+/** A group's key and the state its `begin` returned for one shared transaction, as its members see it (Transaction.group). */
+interface GroupRun {
+  readonly key: string;
+  readonly state: unknown;
+}
+
 /** One attempt at a shared transaction: the members' outcomes, and its own error if it failed. */
 interface Attempt {
   /** The outcomes of the members that ran, in order: the first ones, when the time budget stopped it. */
@@ -114,14 +120,14 @@ export class GroupCommit {
       return await withSession(this.pool, async (s) => {
         try {
           await s.client.query('BEGIN');
-          await group.begin(new PgQueryable(s.client, this.statements));
+          const run = { key: group.key, state: await group.begin(new PgQueryable(s.client, this.statements)) };
           const started = performance.now();
           for (const m of members) {
             if (outcomes.length > 0 && performance.now() - started > GROUP_TIME_BUDGET_MS) break;
-            outcomes.push(await (savepoints ? this.inSavepoint(s, group, m) : this.direct(s, group, m)));
+            outcomes.push(await (savepoints ? this.inSavepoint(s, run, m) : this.direct(s, run, m)));
           }
           if (outcomes.some((o) => o.ok)) {
-            await group.end(new PgQueryable(s.client, this.statements));
+            await group.end(new PgQueryable(s.client, this.statements), run.state);
             await commit(s.client);
           } else {
             await s.client.query('ROLLBACK');
@@ -141,7 +147,7 @@ export class GroupCommit {
   }
 
   /** A member straight in the shared transaction (no savepoint). */
-  private async direct(s: Session, group: CommitGroup, m: Member): Promise<Outcome> {
+  private async direct(s: Session, group: GroupRun, m: Member): Promise<Outcome> {
     const tx = new PgTransaction(s.client, this.statements, group);
     try {
       return { ok: true, value: await m.fn(tx), tx };
@@ -153,7 +159,7 @@ export class GroupCommit {
   }
 
   /** A member in its savepoint: rolled back to it, alone, when it throws something the connection survives. */
-  private async inSavepoint(s: Session, group: CommitGroup, m: Member): Promise<Outcome> {
+  private async inSavepoint(s: Session, group: GroupRun, m: Member): Promise<Outcome> {
     await s.client.query('SAVEPOINT member');
     const tx = new PgTransaction(s.client, this.statements, group);
     try {
@@ -163,6 +169,7 @@ export class GroupCommit {
     } catch (e) {
       if (s.broken || isConnectionError(e)) throw e;
       await s.client.query('ROLLBACK TO member; RELEASE member');
+      for (const undo of tx.undo.reverse()) undo();
       return { ok: false, error: e };
     }
   }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type CommitGroup, type Param, type Queryable, type Row, type Transaction } from '../store.ts';
+import { type Param, type Queryable, type Row, type Transaction } from '../store.ts';
 import { PgStatements } from './statements.ts';
 import { isConnectionError, mayHaveRun, storeError } from './errors.ts';
 import { CommitOutcomeUnknown, StoreUnavailable } from '../errors.ts';
@@ -46,21 +46,32 @@ const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
 /**
  * One transaction on its pooled client (alone, or a member of a group commit), with the callbacks
  * to run once it committed, and what a group commit must know to let it fail on its own without
- * a savepoint (group-commit.ts): whether any statement of it changed a row, or failed.
+ * a savepoint (group-commit.ts): whether it may have changed anything, or had a statement fail.
  */
 export class PgTransaction extends PgQueryable implements Transaction {
   readonly committed: Array<() => void> = [];
+  /** onRollback callbacks (members of a group only). */
+  readonly undo: Array<() => void> = [];
   /** Some statement may have changed a row: anything but a SELECT, or an INSERT/UPDATE/DELETE that counted rows. */
-  changed = false;
+  private wrote = false;
   /** Some statement failed: PostgreSQL has aborted the transaction (or the connection is gone). */
   failed = false;
-  constructor(client: pg.ClientBase, statements: PgStatements, readonly group?: CommitGroup) {
+  readonly onRollback?: (fn: () => void) => void;
+
+  constructor(client: pg.ClientBase, statements: PgStatements, readonly group?: { readonly key: string; readonly state: unknown }) {
     super(client, statements);
+    if (group) this.onRollback = (fn) => void this.undo.push(fn);
   }
+
+  /** Whether anything may need undoing: a row changed, or group state added to. */
+  get changed(): boolean {
+    return this.wrote || this.undo.length > 0;
+  }
+
   protected override async exec<T>(sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
     try {
       const r = await super.exec<T>(sql, params);
-      if (!READS.test(sql) && !(WRITES.has(r.command) && r.rowCount === 0)) this.changed = true;
+      if (!READS.test(sql) && !(WRITES.has(r.command) && r.rowCount === 0)) this.wrote = true;
       return r;
     } catch (e) {
       this.failed = true;
