@@ -179,9 +179,11 @@ export class GroupCommit {
 function settle(members: Member[], { outcomes, error }: Attempt): void {
   members.forEach((m, i) => {
     const o = outcomes[i];
-    if (o && !o.ok) return m.reject(o.error);
-    if (error !== undefined || !o) return m.reject(error);
-    runAfterCommit(o.tx.committed);
-    m.resolve(o.value);
+    if (o && !o.ok) m.reject(o.error);
+    else if (error !== undefined || !o) m.reject(error);
+    else {
+      runAfterCommit(o.tx.committed);
+      m.resolve(o.value);
+    }
   });
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { type Param, type Queryable, type Row, type Transaction } from '../store.ts';
-import { PgStatements } from './statements.ts';
+import type { Param, Queryable, Row, Transaction } from '../store.ts';
+import type { PgStatements } from './statements.ts';
 import { isConnectionError, mayHaveRun, storeError } from './errors.ts';
 import { CommitOutcomeUnknown, StoreUnavailable } from '../errors.ts';
 
