@@ -63,11 +63,12 @@ class NeedsUndo {
  * The members of a shared transaction run one after another on its connection. Direct mode
  * first, without savepoints (a SAVEPOINT and a RELEASE are two more round trips per member, and
  * the connection's round trips are what bounds a group's throughput): a member that fails having
- * changed no row and with no failed statement (a 409 on insert, a 404) simply gets its error and
- * the others go on. Any other failure, when there are other members, rolls the shared transaction
- * back and runs them all again, each in a SAVEPOINT: there one that throws is rolled back to it,
- * alone, and gets its error. So a member's `fn` may run twice; it must do nothing before COMMIT
- * but statements on its transaction and `afterCommit`. If the shared transaction itself fails
+ * changed nothing (no row, no group state: PgTransaction.changed) and had no statement fail (a 409
+ * on insert, a 404) simply gets its error and the others go on. Any other failure, when there are
+ * other members, rolls the shared transaction back and runs them all again, each in a SAVEPOINT:
+ * there one that throws is rolled back to it, alone (its onRollback callbacks take its part of the
+ * group state back out), and gets its error. So a member's `fn` may run twice (store.ts
+ * CommitGroup says what it may do before COMMIT). If the shared transaction itself fails
  * (the connection, `begin`, `end` or the COMMIT), every member that had not failed on its own gets
  * that error: none is answered as committed; so does a connection-class failure of any member
  * (the connection lost, a statement time-out). Members are settled after the COMMIT, in order,

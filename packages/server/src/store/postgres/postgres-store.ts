@@ -33,6 +33,9 @@ const MIGRATION_LOCK = 874_200_001;
  * Every wait is bounded (pool.ts), and a connection-class failure surfaces as StoreUnavailable
  * (errors.ts): while the server is away requests fail fast with 503, and they succeed again as
  * soon as it is back, since the pool drops the broken clients and opens new ones.
+ *
+ * A transaction asked for with a commit group shares one with the group's others waiting at the
+ * same moment (group-commit.ts); any other takes a pooled client of its own.
  */
 export class PostgresStore extends PgQueryable implements Store {
   readonly dialect = dialect;
