@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '../store/store.ts';
-import { nowIso } from '../ids/ids.ts';
 
 /** How many automatic indexes may exist, and what a field must show before it gets one. */
 export interface IndexBudget {
@@ -146,7 +145,7 @@ export class AutoIndexer {
         await q.run(this.store.dialect.createDocumentIndex(name, this.store.dialect.json.sortKeys(segments)));
         await q.run(
           'INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING',
-          [path, name, nowIso(), databaseId],
+          [path, name, new Date(this.now()).toISOString(), databaseId],
         );
         this.known.add(path);
         await q.run('ANALYZE documents');

@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../errors.ts';
-import { newId, nowIso } from '../ids/ids.ts';
+import { newId } from '../ids/ids.ts';
+import type { Clock } from '../infra/clock.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
 import type { Param, Queryable, Store, Transaction } from '../store/store.ts';
@@ -28,6 +29,8 @@ export interface DocumentsDeps {
   store: Store;
   limits: Limits;
   indexer: AutoIndexer;
+  /** The time stamped on documents as createdAt / updatedAt and on their events. */
+  clock: Clock;
   /** Told about every committed change, after the commit. */
   onChange: ChangeListener;
   /** Side effects that commit or roll back with the change (webhook deliveries). */
@@ -108,6 +111,10 @@ export class DocumentsService {
   private readonly counts = new CountCache();
   constructor(private readonly deps: DocumentsDeps) {}
 
+  private now(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
+
   private get store(): Store {
     return this.deps.store;
   }
@@ -172,7 +179,7 @@ export class DocumentsService {
   /** Inserts one document; `scope`: a public key's create rule, checked before anything is written. */
   async create(databaseId: string, collection: string, body: unknown, scope?: Scope): Promise<DocumentJson> {
     const item = this.prepareNew(body);
-    const now = nowIso();
+    const now = this.now();
     const doc = toDocument(item.id, item.data, now, now);
     if (scope) checkCreate(scope, doc, (body as JsonObject).id !== undefined, collection);
     return this.write(databaseId, async (tx) => {
@@ -188,7 +195,7 @@ export class DocumentsService {
     }
     const items = bodies.map((b, i) => this.prepareNew(b, i));
     refuseRepeatedIds(items, collection);
-    const now = nowIso();
+    const now = this.now();
     const docs = items.map((d) => toDocument(d.id, d.data, now, now));
     if (scope) docs.forEach((doc, i) => checkCreate(scope, doc, (bodies[i] as JsonObject).id !== undefined, collection, i));
     const result = `{"documents":${documentArrayJson(items.map((d) => documentJson(d.id, d.text, now, now)))}}`;
@@ -235,7 +242,7 @@ export class DocumentsService {
       if (scopes && !visible(scopes, before)) throw missing(collection, id);
       const data = mergePatch(JSON.parse(row.data), changes) as JsonObject;
       const text = this.serialize(data);
-      const now = nowIso();
+      const now = this.now();
       const doc = toDocument(id, data, row.created_at, now);
       if (scopes && !scopes.operation.matches(doc)) {
         throw new ApiError('forbidden', `The update rule of collection '${collection}' does not allow the document this update would make`);
@@ -263,7 +270,7 @@ export class DocumentsService {
         if (!visible(scopes, doc)) throw missing(collection, id);
         await tx.run('DELETE FROM documents WHERE database_id = ? AND collection = ? AND id = ?', key);
       }
-      return { result: undefined, changes: [{ collection, type: 'document.deleted', document: doc, previous: null, timestamp: nowIso() }] };
+      return { result: undefined, changes: [{ collection, type: 'document.deleted', document: doc, previous: null, timestamp: this.now() }] };
     });
   }
 
