@@ -57,7 +57,14 @@ const monoUs = () => Number(process.hrtime.bigint() / 1000n);
 function exportTree(commit: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-profile-tree-'));
   execSync(`git -C ${JSON.stringify(ROOT)} archive --format=tar ${commit} | tar -x -C ${JSON.stringify(dir)}`);
-  for (const p of ['node_modules', 'packages/server/node_modules', 'packages/client/node_modules', 'packages/dashboard/node_modules', 'packages/dashboard/dist', 'packages/client/dist']) {
+  for (const p of [
+    'node_modules',
+    'packages/server/node_modules',
+    'packages/client/node_modules',
+    'packages/dashboard/node_modules',
+    'packages/dashboard/dist',
+    'packages/client/dist',
+  ]) {
     if (existsSync(join(ROOT, p)) && !existsSync(join(dir, p))) symlinkSync(join(ROOT, p), join(dir, p));
   }
   return dir;
@@ -68,7 +75,11 @@ type Subject = 'bare' | StoreKind;
 const SUBJECT_NAME: Record<Subject, string> = { bare: 'bare Fastify + SQLite', sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
 /** One profiled operation: its svc request and the bare server's equivalent. */
-interface Op { name: string; svc: (ids: string[]) => Omit<LoadTarget, 'url' | 'key'>; bare: (ids: string[]) => Omit<LoadTarget, 'url' | 'key'> }
+interface Op {
+  name: string;
+  svc: (ids: string[]) => Omit<LoadTarget, 'url' | 'key'>;
+  bare: (ids: string[]) => Omit<LoadTarget, 'url' | 'key'>;
+}
 
 const OPS: Op[] = [
   {
@@ -83,7 +94,12 @@ const OPS: Op[] = [
   },
 ];
 
-interface Result { subject: Subject; op: string; m: Measurement; s: ProfileSummary }
+interface Result {
+  subject: Subject;
+  op: string;
+  m: Measurement;
+  s: ProfileSummary;
+}
 
 /** The largest .cpuprofile under `dir` (one per thread; the main thread's is the large one). */
 function mainProfile(dir: string): string {
@@ -101,17 +117,34 @@ function mainProfile(dir: string): string {
 }
 
 /** A server under profile, seeded: where to send requests, and how to stop it (which writes the profile). */
-interface Profiled { url: string; key?: string; ids: string[]; stop(): Promise<void> }
+interface Profiled {
+  url: string;
+  key?: string;
+  ids: string[];
+  stop(): Promise<void>;
+}
 
 /** Starts svc (with --cpu-prof through BENCH_CPU_PROF) on `store`, or the bare server with --cpu-prof, and seeds it. */
 async function start(subject: Subject, dir: string, notes: string[]): Promise<Profiled> {
   const make = makeDoc(random(42));
   if (subject === 'bare') {
     const dbDir = mkdtempSync(join(tmpdir(), 'svc-profile-bare-'));
-    const bare = await startProcess('bare baseline', ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'bench/baseline/bare-server.ts'], { BARE_DB: join(dbDir, 'bare.db') }, ROOT);
+    const bare = await startProcess(
+      'bare baseline',
+      ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'bench/baseline/bare-server.ts'],
+      { BARE_DB: join(dbDir, 'bare.db') },
+      ROOT,
+    );
     try {
       const ids = await seed({ url: bare.url, bulkPath: '/bulk', count: DOCS, make, parallel: 3 });
-      return { url: bare.url, ids, stop: async () => { await bare.stop(); rmSync(dbDir, { recursive: true, force: true }); } };
+      return {
+        url: bare.url,
+        ids,
+        stop: async () => {
+          await bare.stop();
+          rmSync(dbDir, { recursive: true, force: true });
+        },
+      };
     } catch (e) {
       await bare.stop();
       rmSync(dbDir, { recursive: true, force: true });
@@ -162,7 +195,8 @@ async function profile(subject: Subject, profDir: string, notes: string[]): Prom
   const times = sampleTimes(p);
   return windows.map(({ op, m, w }) => {
     // Should the clocks ever differ, say so rather than summarise the wrong samples.
-    if (!times.some((t) => t >= w.fromUs && t < w.toUs)) throw new Error(`no sample of ${file} falls in the ${op.name} window: the profiler's clock is not the bench's`);
+    if (!times.some((t) => t >= w.fromUs && t < w.toUs))
+      throw new Error(`no sample of ${file} falls in the ${op.name} window: the profiler's clock is not the bench's`);
     return { subject, op: op.name, m, s: summarize(p, w) };
   });
 }
@@ -180,7 +214,16 @@ function render(results: Result[], commit: string, notes: string[], profDir: str
   const sorted = OPS.flatMap((op) => order.flatMap((subject) => results.filter((r) => r.op === op.name && r.subject === subject)));
   const overview = table(
     ['operation', 'server', 'req/s', 'p50 ms', 'main thread busy', 'main-thread µs per request', 'socket writes (native ← node: net)', 'GC'],
-    sorted.map((r) => [r.op, SUBJECT_NAME[r.subject], num(r.m.rps), num(r.m.p50, 2), pct(r.s.busyMs, r.s.totalMs), num(perRequest(r)), moduleSelf(r, 'native ← node: net'), moduleSelf(r, 'V8: garbage collector')]),
+    sorted.map((r) => [
+      r.op,
+      SUBJECT_NAME[r.subject],
+      num(r.m.rps),
+      num(r.m.p50, 2),
+      pct(r.s.busyMs, r.s.totalMs),
+      num(perRequest(r)),
+      moduleSelf(r, 'native ← node: net'),
+      moduleSelf(r, 'V8: garbage collector'),
+    ]),
     ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
   const parts = sorted.map((r) => {
@@ -192,7 +235,10 @@ function render(results: Result[], commit: string, notes: string[], profDir: str
     );
     const modules = table(
       ['module', 'inclusive %', 'self %'],
-      s.modules.filter((x) => !PLUMBING.has(x.module)).slice(0, TOP + 2).map((x) => [x.module, pct(x.inclusiveMs, s.totalMs), pct(x.selfMs, s.totalMs)]),
+      s.modules
+        .filter((x) => !PLUMBING.has(x.module))
+        .slice(0, TOP + 2)
+        .map((x) => [x.module, pct(x.inclusiveMs, s.totalMs), pct(x.selfMs, s.totalMs)]),
       ['l', 'r', 'r'],
     );
     return `#### ${r.op} · ${SUBJECT_NAME[r.subject]}
@@ -246,7 +292,9 @@ if (!useWorktree) {
   process.env.BENCH_SVC_ROOT = tree;
   log(`svc from commit ${commit}, exported to ${tree}`);
 }
-const loadBefore = loadavg().map((x) => x.toFixed(2)).join(' / ');
+const loadBefore = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' / ');
 const profDir = mkdtempSync(join(tmpdir(), `svc-profiles-${label ?? 'run'}-`));
 const notes: string[] = [];
 const results: Result[] = [];

@@ -12,7 +12,9 @@ import { log, type Scenario } from './lib/scenario.ts';
 
 const dir = join(ROOT, 'bench', 'scenarios');
 const scenarios: Scenario[] = [];
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.ts'))
+  .sort()) {
   const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default: Scenario };
   scenarios.push(mod.default);
 }

@@ -1,8 +1,9 @@
-// `npm test`: the typecheck, then every workspace's tests. Each step runs even when an earlier one
+// `npm test`: the linter and formatter check (Biome), the typecheck, then every workspace's tests. Each step runs even when an earlier one
 // failed, so one run shows every failure; the exit code is non-zero if any step failed.
 import { spawnSync } from 'node:child_process';
 
 const steps = [
+  ['lint', ['run', 'lint']],
   ['typecheck', ['run', 'typecheck']],
   ['client', ['test', '-w', '@svc/client']],
   ['server', ['test', '-w', '@svc/server']],

@@ -20,20 +20,24 @@ db.exec(`CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, owner TEXT NOT NU
   CREATE INDEX IF NOT EXISTS docs_owner ON docs (owner, created_at, id)`);
 const insert = db.prepare('INSERT INTO docs (id, owner, data, created_at) VALUES (?, ?, ?, ?)');
 const page = db.prepare<[string, number], { id: string; data: string; created_at: string }>(
-  'SELECT id, data, created_at FROM docs WHERE owner = ? ORDER BY created_at, id LIMIT ?');
+  'SELECT id, data, created_at FROM docs WHERE owner = ? ORDER BY created_at, id LIMIT ?',
+);
 const count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM docs WHERE owner = ?');
 
 type Json = Record<string, unknown>;
-const insertMany = db.transaction((bodies: Json[], now: string) => bodies.map((b) => {
-  const id = randomUUID();
-  insert.run(id, String(b.owner), JSON.stringify(b), now);
-  return { id, ...b, createdAt: now };
-}));
+const insertMany = db.transaction((bodies: Json[], now: string) =>
+  bodies.map((b) => {
+    const id = randomUUID();
+    insert.run(id, String(b.owner), JSON.stringify(b), now);
+    return { id, ...b, createdAt: now };
+  }),
+);
 
 const app = Fastify({ logger: false, bodyLimit: 16 * 2 ** 20 });
 app.get('/health', async () => ({ status: 'ok' }));
 app.post<{ Body: { documents: Json[] } }>('/bulk', async (req, reply) =>
-  reply.code(201).send({ documents: insertMany(req.body.documents, new Date().toISOString()) }));
+  reply.code(201).send({ documents: insertMany(req.body.documents, new Date().toISOString()) }),
+);
 app.get<{ Querystring: { owner: string; limit?: string } }>('/docs', async (req) => {
   const limit = Number(req.query.limit ?? 20);
   const documents = page.all(req.query.owner, limit).map((r) => ({ id: r.id, ...(JSON.parse(r.data) as Json), createdAt: r.created_at }));

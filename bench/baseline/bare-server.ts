@@ -36,7 +36,8 @@ app.get<{ Params: { id: string } }>('/docs/:id', async (req, reply) => {
   return { id: req.params.id, ...(JSON.parse(row.data) as Json), createdAt: row.created_at };
 });
 app.post<{ Body: { documents: Json[] } }>('/bulk', async (req, reply) =>
-  reply.code(201).send({ documents: insertMany(req.body.documents, new Date().toISOString()) }));
+  reply.code(201).send({ documents: insertMany(req.body.documents, new Date().toISOString()) }),
+);
 
 await app.listen({ port: Number(process.env.PORT ?? 8799), host: process.env.HOST ?? '127.0.0.1' });
 const stop = async () => {

@@ -20,12 +20,23 @@ const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const { count = 1, document = {}, owner } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { count?: number; document?: Record<string, unknown>; owner?: string };
-      const to = owner === undefined ? wss.clients : byUser.get(owner) ?? new Set<WebSocket>();
+      const {
+        count = 1,
+        document = {},
+        owner,
+      } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { count?: number; document?: Record<string, unknown>; owner?: string };
+      const to = owner === undefined ? wss.clients : (byUser.get(owner) ?? new Set<WebSocket>());
       for (let k = 0; k < count; k++) {
         const id = String(++seq);
         const timestamp = new Date().toISOString();
-        const message = JSON.stringify({ type: 'event', id, event: 'document.created', collection: 'rt', document: { id: `doc-${id}`, ...document, createdAt: timestamp, updatedAt: timestamp }, timestamp });
+        const message = JSON.stringify({
+          type: 'event',
+          id,
+          event: 'document.created',
+          collection: 'rt',
+          document: { id: `doc-${id}`, ...document, createdAt: timestamp, updatedAt: timestamp },
+          timestamp,
+        });
         for (const ws of to) ws.send(message);
       }
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sent: count, clients: wss.clients.size }));

@@ -23,7 +23,21 @@ function post(agent: http.Agent, url: URL, body: string, headers: Record<string,
 }
 
 serve({
-  async run({ url, concurrency, warmup, duration, body, headers }: { url: string; concurrency: number; warmup: number; duration: number; body: string; headers: Record<string, string> }) {
+  async run({
+    url,
+    concurrency,
+    warmup,
+    duration,
+    body,
+    headers,
+  }: {
+    url: string;
+    concurrency: number;
+    warmup: number;
+    duration: number;
+    body: string;
+    headers: Record<string, string>;
+  }) {
     const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
     const u = new URL(url);
     const loop = async (seconds: number) => {
@@ -31,14 +45,16 @@ serve({
       let failed = 0;
       const started = performance.now();
       const end = started + seconds * 1000;
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        while (performance.now() < end) {
-          const t = performance.now();
-          const status = await post(agent, u, body, headers);
-          if (status >= 200 && status < 300) latencies.push(performance.now() - t);
-          else failed++;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (performance.now() < end) {
+            const t = performance.now();
+            const status = await post(agent, u, body, headers);
+            if (status >= 200 && status < 300) latencies.push(performance.now() - t);
+            else failed++;
+          }
+        }),
+      );
       return { latencies, failed, seconds: (performance.now() - started) / 1000 };
     };
     if (warmup > 0) await loop(warmup);

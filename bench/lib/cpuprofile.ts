@@ -10,14 +10,32 @@
 import { readFileSync } from 'node:fs';
 import { ROOT } from './paths.ts';
 
-interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
-interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
 
 /** A `.cpuprofile` file as node writes it. Times in microseconds of the monotonic clock. */
-export interface CpuProfile { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] }
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /** A time window in microseconds of the monotonic clock (`process.hrtime` on Linux uses the same one as V8's profiler). */
-export interface Window { fromUs: number; toUs: number }
+export interface Window {
+  fromUs: number;
+  toUs: number;
+}
 
 /** What the samples of one window add up to. Times in milliseconds. */
 export interface ProfileSummary {
@@ -78,9 +96,16 @@ function at(f: CallFrame): string {
 function moduleOfUrl(url: string): string | undefined {
   if (!url) return undefined;
   if (url.startsWith('node:')) {
-    const parts = url.slice(5).replace(/^internal\//, '').split('/');
+    const parts = url
+      .slice(5)
+      .replace(/^internal\//, '')
+      .split('/');
     // stream_base_commons is the socket's write path (libuv streams), so it counts as net.
-    const area = parts[0].replace(/^_/, '').replace(/^stream_base_commons$/, 'net').replace(/^(http|stream)_.*$/, '$1').replace(/\.js$/, '');
+    const area = parts[0]
+      .replace(/^_/, '')
+      .replace(/^stream_base_commons$/, 'net')
+      .replace(/^(http|stream)_.*$/, '$1')
+      .replace(/\.js$/, '');
     return `node: ${area}`;
   }
   const nm = url.lastIndexOf('/node_modules/');
@@ -174,6 +199,8 @@ export function summarize(p: CpuProfile, window?: Window): ProfileSummary {
     busyMs: totalMs - idleMs,
     samples,
     self: [...selfByFn.values()].sort((a, b) => b.ms - a.ms),
-    modules: [...inclusive].map(([module, inclusiveMs]) => ({ module, inclusiveMs, selfMs: selfByModule.get(module) ?? 0 })).sort((a, b) => b.inclusiveMs - a.inclusiveMs),
+    modules: [...inclusive]
+      .map(([module, inclusiveMs]) => ({ module, inclusiveMs, selfMs: selfByModule.get(module) ?? 0 }))
+      .sort((a, b) => b.inclusiveMs - a.inclusiveMs),
   };
 }

@@ -49,18 +49,27 @@ function options(t: LoadTarget, duration: number): Options {
     duration,
     timeout: 30,
     headers,
-    requests: [{
-      method: t.method ?? 'GET',
-      path: t.path,
-      body: t.body,
-      ...(nextPath ? { setupRequest: (req: Request) => ({ ...req, path: nextPath() }) } : {}),
-      ...(next ? {
-        setupRequest: (req: Request) => {
-          const n = next();
-          return { ...req, ...(n.path ? { path: n.path } : {}), ...(n.body !== undefined ? { body: n.body } : {}), headers: { ...headers, ...req.headers, ...n.headers } };
-        },
-      } : {}),
-    }],
+    requests: [
+      {
+        method: t.method ?? 'GET',
+        path: t.path,
+        body: t.body,
+        ...(nextPath ? { setupRequest: (req: Request) => ({ ...req, path: nextPath() }) } : {}),
+        ...(next
+          ? {
+              setupRequest: (req: Request) => {
+                const n = next();
+                return {
+                  ...req,
+                  ...(n.path ? { path: n.path } : {}),
+                  ...(n.body !== undefined ? { body: n.body } : {}),
+                  headers: { ...headers, ...req.headers, ...n.headers },
+                };
+              },
+            }
+          : {}),
+      },
+    ],
   };
 }
 
@@ -84,7 +93,9 @@ export async function measure(t: LoadTarget): Promise<Measurement> {
   const r = await instance;
   const sorted = Float64Array.from(latencies).sort();
   const ok = r['2xx'];
-  const codes = Object.entries(r.statusCodeStats).filter(([code]) => !code.startsWith('2')).map(([code, s]) => `${s.count}× ${code}`);
+  const codes = Object.entries(r.statusCodeStats)
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, s]) => `${s.count}× ${code}`);
   if (r.errors) codes.push(`${r.errors} errors`);
   if (r.timeouts) codes.push(`${r.timeouts} time-outs`);
   return {

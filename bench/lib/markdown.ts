@@ -39,8 +39,6 @@ export function writeSection(file: string, name: string, body: string): void {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : HEADER;
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  const next = from >= 0 && to > from
-    ? text.slice(0, from) + section + text.slice(to + end.length)
-    : `${text.trimEnd()}\n\n${section}\n`;
+  const next = from >= 0 && to > from ? text.slice(0, from) + section + text.slice(to + end.length) : `${text.trimEnd()}\n\n${section}\n`;
   writeFileSync(file, next);
 }

@@ -18,7 +18,13 @@ import { now, percentiles } from './stats.ts';
 type Shape = 'independent' | 'hot row' | 'point read';
 
 /** Commits (reads) per second and per-transaction latency (ms) of one shape. */
-export interface CeilingResult { shape: Shape; tps: number; p50: number; p99: number; errors: number }
+export interface CeilingResult {
+  shape: Shape;
+  tps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
 
 async function admin(adminUrl: string, sql: string): Promise<void> {
   const c = new pg.Client({ connectionString: adminUrl });

@@ -49,10 +49,12 @@ export async function startProcess(name: string, args: string[], env: Record<str
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   let exited: number | null | undefined;
-  const gone = new Promise<void>((resolve) => child.once('exit', (code) => {
-    exited = code;
-    resolve();
-  }));
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exited = code;
+      resolve();
+    }),
+  );
 
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

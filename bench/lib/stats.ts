@@ -51,5 +51,8 @@ export function summarize(lines: string[]): string {
     msg = msg.replace(/^\(node:\d+\) /, '').slice(0, 160);
     seen.set(msg, (seen.get(msg) ?? 0) + 1);
   }
-  return [...seen].slice(0, 3).map(([m, n]) => `${n}× \`${m.replace(/`/g, "'")}\``).join('; ');
+  return [...seen]
+    .slice(0, 3)
+    .map(([m, n]) => `${n}× \`${m.replace(/`/g, "'")}\``)
+    .join('; ');
 }

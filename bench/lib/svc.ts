@@ -101,19 +101,29 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
 
   const prof = process.env.BENCH_CPU_PROF;
   // One directory per server: node names the files itself, one per thread (the main thread's is the large one).
-  const args = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${join(prof, `svc-${store}-${Date.now()}`)}`] : []), '--import', 'tsx', 'packages/server/src/main.ts'];
+  const args = [
+    ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${join(prof, `svc-${store}-${Date.now()}`)}`] : []),
+    '--import',
+    'tsx',
+    'packages/server/src/main.ts',
+  ];
   let server: ServerProcess;
   try {
-    server = await startProcess(`svc (${store})`, args, {
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_KEY: '1000000000',
-      RATE_LIMIT_PER_IP: '1000000000',
-      SVC_ADMIN_EMAIL: ADMIN.email,
-      SVC_ADMIN_PASSWORD: ADMIN.password,
-      NODE_ENV: 'production',
-      ...env,
-    }, process.env.BENCH_SVC_ROOT ?? ROOT);
+    server = await startProcess(
+      `svc (${store})`,
+      args,
+      {
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_KEY: '1000000000',
+        RATE_LIMIT_PER_IP: '1000000000',
+        SVC_ADMIN_EMAIL: ADMIN.email,
+        SVC_ADMIN_PASSWORD: ADMIN.password,
+        NODE_ENV: 'production',
+        ...env,
+      },
+      process.env.BENCH_SVC_ROOT ?? ROOT,
+    );
   } catch (e) {
     await cleanup();
     throw e;
@@ -121,10 +131,17 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
 
   try {
     const { token } = await call<{ token: string }>(server.url, 'POST', '/v1/admin/sign-in', undefined, ADMIN);
-    const created = await call<{ database: { id: string }; key: { key: string }; publicKey?: { key: string } }>(server.url, 'POST', '/v1/admin/databases', token, { name: 'bench' });
+    const created = await call<{ database: { id: string }; key: { key: string }; publicKey?: { key: string } }>(
+      server.url,
+      'POST',
+      '/v1/admin/databases',
+      token,
+      { name: 'bench' },
+    );
     // API.md §6 makes the first public key with the database; a server without that gets one made.
-    const publicKey = created.publicKey?.key
-      ?? (await call<{ key: string }>(server.url, 'POST', `/v1/admin/databases/${created.database.id}/keys`, token, { kind: 'public', name: 'bench' })).key;
+    const publicKey =
+      created.publicKey?.key ??
+      (await call<{ key: string }>(server.url, 'POST', `/v1/admin/databases/${created.database.id}/keys`, token, { kind: 'public', name: 'bench' })).key;
     return {
       ...server,
       store,
@@ -145,7 +162,14 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
 }
 
 /** One JSON request (`headers` added, e.g. an `x-session-token`); throws on any non-2xx answer. */
-export async function call<T>(url: string, method: string, path: string, bearer: string | undefined, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+export async function call<T>(
+  url: string,
+  method: string,
+  path: string,
+  bearer: string | undefined,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<T> {
   const headers: Record<string, string> = { ...extraHeaders };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -194,7 +218,13 @@ export async function seed(opts: {
  * `poke` (a list request using those paths) every `pokeEveryMs`, as real traffic would: svc
  * retries a build that failed only when a later request asks for the path again.
  */
-export async function waitForIndexes(svc: Svc, paths: string[], poke: () => Promise<void>, pokeEveryMs = 2000, timeoutMs = 120_000): Promise<{ ms: number; pokes: number }> {
+export async function waitForIndexes(
+  svc: Svc,
+  paths: string[],
+  poke: () => Promise<void>,
+  pokeEveryMs = 2000,
+  timeoutMs = 120_000,
+): Promise<{ ms: number; pokes: number }> {
   const started = Date.now();
   let pokes = 0;
   let lastPoke = started;
@@ -202,7 +232,8 @@ export async function waitForIndexes(svc: Svc, paths: string[], poke: () => Prom
     const rows = await svc.query<{ path: string }>('SELECT path FROM document_indexes');
     const have = new Set(rows.map((r) => r.path));
     if (paths.every((p) => have.has(p))) return { ms: Date.now() - started, pokes };
-    if (Date.now() - started > timeoutMs) throw new Error(`svc (${svc.store}) built no index on ${paths.filter((p) => !have.has(p)).join(', ')} within ${timeoutMs / 1000} s`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`svc (${svc.store}) built no index on ${paths.filter((p) => !have.has(p)).join(', ')} within ${timeoutMs / 1000} s`);
     if (Date.now() - lastPoke >= pokeEveryMs) {
       await poke();
       pokes++;
@@ -220,7 +251,10 @@ export async function benchStores(all: StoreKind[] = ['sqlite', 'postgres']): Pr
   const wanted = process.env.BENCH_STORES ? process.env.BENCH_STORES.split(',').map((s) => s.trim()) : all;
   const stores = all.filter((s) => wanted.includes(s));
   if (stores.includes('postgres') && !(await postgresAvailable())) {
-    return { stores: stores.filter((s) => s !== 'postgres'), skipped: 'PostgreSQL: **skipped**, no server at BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).' };
+    return {
+      stores: stores.filter((s) => s !== 'postgres'),
+      skipped: 'PostgreSQL: **skipped**, no server at BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).',
+    };
   }
   return { stores };
 }
@@ -229,5 +263,6 @@ export async function benchStores(all: StoreKind[] = ['sqlite', 'postgres']): Pr
 export async function stopSvc(svc: Svc, name: string, notes: string[]): Promise<void> {
   await svc.stop();
   const logged = svc.output();
-  if (logged.length) notes.push(`${name}: svc wrote ${logged.length}${logged.length === 200 ? '+' : ''} line(s) to its output (LOG_LEVEL=warn): ${summarize(logged)}.`);
+  if (logged.length)
+    notes.push(`${name}: svc wrote ${logged.length}${logged.length === 200 ? '+' : ''} line(s) to its output (LOG_LEVEL=warn): ${summarize(logged)}.`);
 }

@@ -13,7 +13,11 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-interface Reply { id: number; result?: unknown; error?: string }
+interface Reply {
+  id: number;
+  result?: unknown;
+  error?: string;
+}
 
 /** Forks `node --import tsx <script>` (a path relative to the repository root) with `env` added. */
 export function startWorker(script: string, env: Record<string, string> = {}): Worker {
@@ -32,11 +36,13 @@ export function startWorker(script: string, env: Record<string, string> = {}): W
     if (m.error !== undefined) w.reject(new Error(`${script}: ${m.error}`));
     else w.resolve(m.result);
   });
-  const gone = new Promise<void>((resolve) => child.once('exit', (code) => {
-    for (const w of waiting.values()) w.reject(new Error(`${script} exited with code ${code}`));
-    waiting.clear();
-    resolve();
-  }));
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      for (const w of waiting.values()) w.reject(new Error(`${script} exited with code ${code}`));
+      waiting.clear();
+      resolve();
+    }),
+  );
   return {
     child,
     call<T>(cmd: string, args?: unknown) {
@@ -65,7 +71,10 @@ export function serve(handlers: Record<string, (args: any) => unknown>): void {
         if (!h) throw new Error(`unknown command ${m.cmd}`);
         return h(m.args);
       })
-      .then((result) => process.send!({ id: m.id, result: result ?? null }), (e: Error) => process.send!({ id: m.id, error: String(e?.stack ?? e) }));
+      .then(
+        (result) => process.send!({ id: m.id, result: result ?? null }),
+        (e: Error) => process.send!({ id: m.id, error: String(e?.stack ?? e) }),
+      );
   });
   process.on('disconnect', () => process.exit(0));
   process.on('SIGTERM', () => process.exit(0));

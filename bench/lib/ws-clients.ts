@@ -76,7 +76,21 @@ serve({
    * Opens `count` sockets, `inFlight` handshakes at a time, over `sources` loopback source
    * addresses: socket i to `urls[i]` when given, else to `url`; `owners[i]`: the user socket i belongs to.
    */
-  async open({ url, urls, owners, count, inFlight = 200, sources = 1 }: { url?: string; urls?: string[]; owners?: string[]; count: number; inFlight?: number; sources?: number }) {
+  async open({
+    url,
+    urls,
+    owners,
+    count,
+    inFlight = 200,
+    sources = 1,
+  }: {
+    url?: string;
+    urls?: string[];
+    owners?: string[];
+    count: number;
+    inFlight?: number;
+    sources?: number;
+  }) {
     ownerOf = owners;
     socketsOf = new Map();
     owners?.forEach((o, i) => {
@@ -90,25 +104,27 @@ serve({
     let next = 0;
     let failed = 0;
     let firstError = '';
-    await Promise.all(Array.from({ length: inFlight }, async () => {
-      while (next < count) {
-        const i = next++;
-        const local = sources > 1 ? `127.0.0.${1 + (i % sources)}` : undefined;
-        for (let attempt = 0; ; attempt++) {
-          try {
-            opened[i] = await openOne(urls?.[i] ?? url!, i, local);
-            break;
-          } catch (e) {
-            if (attempt >= 2) {
-              failed++;
-              firstError ||= String((e as Error).message ?? e);
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next < count) {
+          const i = next++;
+          const local = sources > 1 ? `127.0.0.${1 + (i % sources)}` : undefined;
+          for (let attempt = 0; ; attempt++) {
+            try {
+              opened[i] = await openOne(urls?.[i] ?? url!, i, local);
               break;
+            } catch (e) {
+              if (attempt >= 2) {
+                failed++;
+                firstError ||= String((e as Error).message ?? e);
+                break;
+              }
+              await sleep(100);
             }
-            await sleep(100);
           }
         }
-      }
-    }));
+      }),
+    );
     sockets = opened;
     seen = new Float64Array(count).fill(NaN);
     unexpectedCloses = 0;

@@ -28,28 +28,50 @@ const PASSWORD = 'bench-user-password-0123';
 const BARE_DOCS = 10_000;
 const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
-interface Rate { rate: number; p50: number; p99: number }
-interface Row { scenario: string; store: string; m: Measurement; base: Rate; baseName: string; target: number; targetText: string }
+interface Rate {
+  rate: number;
+  p50: number;
+  p99: number;
+}
+interface Row {
+  scenario: string;
+  store: string;
+  m: Measurement;
+  base: Rate;
+  baseName: string;
+  target: number;
+  targetText: string;
+}
 
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 
-async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string[], argon2: Worker, rows: Row[], baseRows: string[][], notes: string[]): Promise<void> {
+async function benchStore(
+  store: StoreKind,
+  bare: ServerProcess,
+  bareIds: string[],
+  argon2: Worker,
+  rows: Row[],
+  baseRows: string[][],
+  notes: string[],
+): Promise<void> {
   const name = STORE_NAME[store];
   log(`${name}: starting svc`);
   const svc = await startSvc(store);
   try {
     // Accounts to rotate through; each sign-up also gives a session for /auth/me.
-    let t = Date.now();
+    const t = Date.now();
     const users = Array.from({ length: USERS }, (_, i) => ({ email: `user${i}@bench.example`, password: PASSWORD }));
     const tokens: string[] = [];
     let next = 0;
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (next < users.length) {
-        const u = users[next++];
-        const out = await call<{ session: { token: string } }>(svc.url, 'POST', '/v1/auth/sign-up', svc.key, { ...u, name: u.email.split('@')[0] });
-        tokens.push(out.session.token);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < users.length) {
+          const u = users[next++];
+          const out = await call<{ session: { token: string } }>(svc.url, 'POST', '/v1/auth/sign-up', svc.key, { ...u, name: u.email.split('@')[0] });
+          tokens.push(out.session.token);
+        }
+      }),
+    );
     notes.push(`${name}: signing up ${USERS} accounts (4 in flight) took ${num((Date.now() - t) / 1000, 1)} s.`);
 
     // Sign-in against the argon2 ceiling, each measured right after the other.
@@ -60,13 +82,28 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     let signIns = 0;
     const bodies = users.map((u) => JSON.stringify(u));
     const signIn = await measure({
-      url: svc.url, key: svc.key, method: 'POST', path: '/v1/auth/sign-in', body: bodies[0],
+      url: svc.url,
+      key: svc.key,
+      method: 'POST',
+      path: '/v1/auth/sign-in',
+      body: bodies[0],
       next: () => ({ body: bodies[signIns++ % bodies.length] }),
     });
-    rows.push({ scenario: 'sign-in (argon2id verify + session)', store: name, m: signIn, base: ceiling, baseName: 'argon2 ceiling', target: 0.85, targetText: '≥ 85 % of argon2' });
+    rows.push({
+      scenario: 'sign-in (argon2id verify + session)',
+      store: name,
+      m: signIn,
+      base: ceiling,
+      baseName: 'argon2 ceiling',
+      target: 0.85,
+      targetText: '≥ 85 % of argon2',
+    });
     const perUser = Math.ceil(signIns / USERS);
-    notes.push(`${name}: sign-in sent ${num(signIns)} attempts over ${USERS} accounts (≤ ${perUser} per e-mail, svc allows ${SIGN_IN_LIMIT} per 15 minutes` +
-      (perUser > SIGN_IN_LIMIT ? `: **over the limit**, so some answers were 429 — raise BENCH_AUTH_USERS` : '') + ').');
+    notes.push(
+      `${name}: sign-in sent ${num(signIns)} attempts over ${USERS} accounts (≤ ${perUser} per e-mail, svc allows ${SIGN_IN_LIMIT} per 15 minutes` +
+        (perUser > SIGN_IN_LIMIT ? `: **over the limit**, so some answers were 429 — raise BENCH_AUTH_USERS` : '') +
+        ').',
+    );
 
     // /auth/me against the bare get by id.
     log(`${name}: bare get by id`);
@@ -74,10 +111,20 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     baseRows.push(['bare get by id', name, `${num(bareGet.rps)} req/s`, num(bareGet.p50, 2), num(bareGet.p99, 1)]);
     log(`${name}: GET /auth/me`);
     const me = await measure({
-      url: svc.url, key: svc.key, path: '/v1/auth/me',
+      url: svc.url,
+      key: svc.key,
+      path: '/v1/auth/me',
       next: () => ({ headers: { 'x-session-token': pick(tokens) } }),
     });
-    rows.push({ scenario: 'GET /auth/me with a session', store: name, m: me, base: { rate: bareGet.rps, p50: bareGet.p50, p99: bareGet.p99 }, baseName: 'bare get', target: 0.6, targetText: '≥ 60 % of bare get' });
+    rows.push({
+      scenario: 'GET /auth/me with a session',
+      store: name,
+      m: me,
+      base: { rate: bareGet.rps, p50: bareGet.p50, p99: bareGet.p99 },
+      baseName: 'bare get',
+      target: 0.6,
+      targetText: '≥ 60 % of bare get',
+    });
   } finally {
     await stopSvc(svc, name, notes);
   }
@@ -88,8 +135,18 @@ function render(rows: Row[], baseRows: string[][], notes: string[]): string {
     ['scenario', 'store', 'req/s', 'p50 ms', 'p99 ms', 'baseline /s', 'ratio', 'target', 'met', 'errors'],
     rows.map((r) => {
       const ratio = r.m.rps / r.base.rate;
-      return [r.scenario, r.store, num(r.m.rps, r.m.rps < 1000 ? 1 : 0), num(r.m.p50, 2), num(r.m.p99, 1), `${num(r.base.rate, r.base.rate < 1000 ? 1 : 0)} (${r.baseName})`,
-        `${num(100 * ratio)} %`, r.targetText, ratio >= r.target ? '✅' : '❌', r.m.failures ? `⚠ ${r.m.failureDetail}` : ''];
+      return [
+        r.scenario,
+        r.store,
+        num(r.m.rps, r.m.rps < 1000 ? 1 : 0),
+        num(r.m.p50, 2),
+        num(r.m.p99, 1),
+        `${num(r.base.rate, r.base.rate < 1000 ? 1 : 0)} (${r.baseName})`,
+        `${num(100 * ratio)} %`,
+        r.targetText,
+        ratio >= r.target ? '✅' : '❌',
+        r.m.failures ? `⚠ ${r.m.failureDetail}` : '',
+      ];
     }),
     ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
   );
@@ -129,7 +186,11 @@ const auth: Scenario = {
     const argon2 = startWorker('bench/baseline/argon2-loop.ts');
     try {
       const bareIds = await seed({
-        url: bare.url, bulkPath: '/bulk', count: BARE_DOCS, parallel: 2, sampleEvery: 1,
+        url: bare.url,
+        bulkPath: '/bulk',
+        count: BARE_DOCS,
+        parallel: 2,
+        sampleEvery: 1,
         make: (i) => ({ email: `user${i}@bench.example`, name: `user${i}`, avatar: null, emailVerified: false, updatedAt: new Date(0).toISOString() }),
       });
       const { stores, skipped } = await benchStores();

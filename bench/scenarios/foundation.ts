@@ -75,11 +75,15 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     const ids = await seed({ url: svc.url, bulkPath: '/v1/items/bulk', key: svc.key, count: DOCS, make: makeDoc(random(42)), parallel: 3 });
     const seedSeconds = (Date.now() - t) / 1000;
     log(`${name}: seeded ${DOCS} documents in ${seedSeconds.toFixed(1)} s`);
-    notes.push(`${name}: seeding ${num(DOCS)} documents through \`POST /bulk\` (1,000 per request, 3 in flight) took ${seedSeconds.toFixed(1)} s (${num(DOCS / seedSeconds)} docs/s).`);
+    notes.push(
+      `${name}: seeding ${num(DOCS)} documents through \`POST /bulk\` (1,000 per request, 3 in flight) took ${seedSeconds.toFixed(1)} s (${num(DOCS / seedSeconds)} docs/s).`,
+    );
     if (store === 'postgres') {
       t = Date.now();
       await svc.settle();
-      notes.push(`${name}: after seeding, the bench ran \`VACUUM ANALYZE documents\` (${num((Date.now() - t) / 1000, 1)} s), as autovacuum would after such a load; without table statistics the planner sorts all 100k rows for every list (measured ≈ 100–190 ms per list by \`createdAt\`). It does not analyze again after svc builds its field indexes, so those expressions have no statistics, as in production until the next auto-analyze.`);
+      notes.push(
+        `${name}: after seeding, the bench ran \`VACUUM ANALYZE documents\` (${num((Date.now() - t) / 1000, 1)} s), as autovacuum would after such a load; without table statistics the planner sorts all 100k rows for every list (measured ≈ 100–190 ms per list by \`createdAt\`). It does not analyze again after svc builds its field indexes, so those expressions have no statistics, as in production until the next auto-analyze.`,
+      );
     }
 
     const svcTarget = (x: Omit<LoadTarget, 'url' | 'key'>): LoadTarget => ({ url: svc.url, key: svc.key, ...x });
@@ -97,7 +101,15 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     // Insert one document.
     const bareInsert = await baseline('bare insert', bareTarget({ method: 'POST', path: '/docs', body: oneDoc }));
     const insert = await run('insert', svcTarget({ method: 'POST', path: '/v1/inserted/docs', body: oneDoc }));
-    rows.push({ scenario: 'insert one document', store: name, m: insert, bare: bareInsert, bareName: 'bare insert', target: '≥ 60 % of bare', met: insert.rps >= 0.6 * bareInsert.rps });
+    rows.push({
+      scenario: 'insert one document',
+      store: name,
+      m: insert,
+      bare: bareInsert,
+      bareName: 'bare insert',
+      target: '≥ 60 % of bare',
+      met: insert.rps >= 0.6 * bareInsert.rps,
+    });
 
     // Get by id, random ids out of the 100k.
     const bareGet = await baseline('bare get by id', bareTarget({ path: `/docs/${bareIds[0]}`, nextPath: () => `/docs/${pick(bareIds)}` }));
@@ -106,7 +118,15 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
 
     // Newest 20 with total: the per-collection counter and the created_at index.
     const byCreated = await run('list by createdAt', svcTarget({ path: '/v1/items/docs?limit=20&sortBy=createdAt&sortOrder=desc' }));
-    rows.push({ scenario: `list 20 by createdAt + total (${num(DOCS / 1000)}k)`, store: name, m: byCreated, bare: bareGet, bareName: 'bare get', target: '≥ 8,000 req/s', met: byCreated.rps >= 8000 });
+    rows.push({
+      scenario: `list 20 by createdAt + total (${num(DOCS / 1000)}k)`,
+      store: name,
+      m: byCreated,
+      bare: bareGet,
+      bareName: 'bare get',
+      target: '≥ 8,000 req/s',
+      met: byCreated.rps >= 8000,
+    });
 
     // Sorted by one user field, filtered by another: the first request starts svc's background index builds.
     const filter = encodeURIComponent(JSON.stringify({ status: 'open' }));
@@ -121,10 +141,20 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     const firstMs = Date.now() - t;
     const { ms, pokes } = await waitForIndexes(svc, ['score', 'status'], listOnce);
     await sleep(2000);
-    notes.push(`${name}: the first sorted/filtered list (no index yet) took ${num(firstMs)} ms; svc's automatic indexes on \`score\` and \`status\` were both recorded ${num(ms / 1000, 1)} s later` +
-      (pokes ? `, with ${pokes} more list request(s) meanwhile (one every 2 s, as traffic would; svc retries a failed build only on a later request).` : '.'));
+    notes.push(
+      `${name}: the first sorted/filtered list (no index yet) took ${num(firstMs)} ms; svc's automatic indexes on \`score\` and \`status\` were both recorded ${num(ms / 1000, 1)} s later` +
+        (pokes ? `, with ${pokes} more list request(s) meanwhile (one every 2 s, as traffic would; svc retries a failed build only on a later request).` : '.'),
+    );
     const sorted = await run('list by score, filtered by status', svcTarget({ path: listPath }));
-    rows.push({ scenario: `list 20 by score, filter status (${num(DOCS / 1000)}k)`, store: name, m: sorted, bare: bareGet, bareName: 'bare get', target: 'p50 ≤ 5 ms', met: sorted.p50 <= 5 });
+    rows.push({
+      scenario: `list 20 by score, filter status (${num(DOCS / 1000)}k)`,
+      store: name,
+      m: sorted,
+      bare: bareGet,
+      bareName: 'bare get',
+      target: 'p50 ≤ 5 ms',
+      met: sorted.p50 <= 5,
+    });
     // Closed loop on one server thread: p50 ≈ connections × service time. One connection shows the service time itself.
     const sorted1 = await run('list by score, filtered by status, 1 connection', svcTarget({ path: listPath, connections: 1 }));
     rows.push({ scenario: `same, 1 connection`, store: name, m: sorted1, bare: bareGet, bareName: 'bare get', target: 'p50 ≤ 5 ms', met: sorted1.p50 <= 5 });
@@ -133,7 +163,14 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     const bulkConn = { connections: BULK_CONNECTIONS };
     const bareBulk = await baseline('bare bulk 1,000', bareTarget({ method: 'POST', path: '/bulk', body: bulkBody, ...bulkConn }));
     const bulk = await run('bulk 1,000', svcTarget({ method: 'POST', path: '/v1/bulked/bulk', body: bulkBody, ...bulkConn }));
-    rows.push({ scenario: `bulk insert ${num(BULK_SIZE)} (${BULK_CONNECTIONS} conn.)`, store: name, m: bulk, bare: bareBulk, bareName: 'bare bulk', target: `— (${num(bulk.rps * BULK_SIZE)} docs/s)` });
+    rows.push({
+      scenario: `bulk insert ${num(BULK_SIZE)} (${BULK_CONNECTIONS} conn.)`,
+      store: name,
+      m: bulk,
+      bare: bareBulk,
+      bareName: 'bare bulk',
+      target: `— (${num(bulk.rps * BULK_SIZE)} docs/s)`,
+    });
   } finally {
     await stopSvc(svc, name, notes);
   }
@@ -144,7 +181,17 @@ function render(rows: Row[], bareRows: string[][], notes: string[], skipped: str
   const verdict = (r: Row) => (r.met === undefined ? '' : r.met ? '✅' : '❌');
   const main = table(
     ['scenario', 'store', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare (req/s)', 'target', 'met', 'errors'],
-    rows.map((r) => [r.scenario, r.store, num(r.m.rps), num(r.m.p50, 2), num(r.m.p99, 1), ratio(r), r.target, verdict(r), r.m.failures ? `⚠ ${r.m.failureDetail}` : '']),
+    rows.map((r) => [
+      r.scenario,
+      r.store,
+      num(r.m.rps),
+      num(r.m.p50, 2),
+      num(r.m.p99, 1),
+      ratio(r),
+      r.target,
+      verdict(r),
+      r.m.failures ? `⚠ ${r.m.failureDetail}` : '',
+    ]),
     ['l', 'l', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
   );
   const bare = table(['bare baseline', 'measured beside', 'req/s', 'p50 ms', 'p99 ms', 'errors'], bareRows, ['l', 'l', 'r', 'r', 'r', 'l']);

@@ -27,7 +27,13 @@ const SOCKETS_PER_TOKEN = 100;
 const SOURCES = 4;
 const BULK = 1000;
 const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-const doc = (i: number, mark = '') => ({ title: `Event ${i}${mark}`, status: 'open', score: i, tags: ['bench', 'realtime'], author: { name: `user${i % 500}`, verified: i % 3 === 0 } });
+const doc = (i: number, mark = '') => ({
+  title: `Event ${i}${mark}`,
+  status: 'open',
+  score: i,
+  tags: ['bench', 'realtime'],
+  author: { name: `user${i % 500}`, verified: i % 3 === 0 },
+});
 
 /** What one server (svc or bare) gave. */
 interface Pass {
@@ -66,7 +72,12 @@ interface Target {
 async function pass(label: string, clients: Worker, target: Target, sockets: number): Promise<Pass> {
   log(`${label}: opening ${num(sockets)} sockets`);
   const rssBeforeKiB = rssKiB(target.pid);
-  const o = await clients.call<{ opened: number; failed: number; firstError: string; ms: number }>('open', { url: target.wsUrl, urls: target.wsUrls, count: sockets, sources: SOURCES });
+  const o = await clients.call<{ opened: number; failed: number; firstError: string; ms: number }>('open', {
+    url: target.wsUrl,
+    urls: target.wsUrls,
+    count: sockets,
+    sources: SOURCES,
+  });
   await sleep(2000); // let the server settle (allocations of the handshakes, a GC)
   const rssAfterKiB = rssKiB(target.pid);
   log(`${label}: ${num(o.opened)} open in ${num(o.ms / 1000, 1)} s; RSS ${num(rssBeforeKiB / 1024, 1)} → ${num(rssAfterKiB / 1024, 1)} MiB; ${WRITES} writes`);
@@ -105,8 +116,17 @@ async function pass(label: string, clients: Worker, target: Target, sockets: num
   const c = await clients.call<{ events: number; lastEventAt: number }>('counted', { expected, timeoutMs: 60_000 });
   await clients.call('close');
   return {
-    server: label, sockets: o.opened, openMs: o.ms, openFailed: o.failed ? `${o.failed} failed (${o.firstError})` : '',
-    rssBeforeKiB, rssAfterKiB, fromAnswer, fromSent, lastPerWrite, writeMs, missing,
+    server: label,
+    sockets: o.opened,
+    openMs: o.ms,
+    openFailed: o.failed ? `${o.failed} failed (${o.firstError})` : '',
+    rssBeforeKiB,
+    rssAfterKiB,
+    fromAnswer,
+    fromSent,
+    lastPerWrite,
+    writeMs,
+    missing,
     eventsPerSecond: (c.events / Math.max(c.lastEventAt - started, wrote)) * 1000,
     docsPerSecond: ((batches * BULK) / wrote) * 1000,
     eventsMissing: expected - c.events,
@@ -139,20 +159,113 @@ function render(passes: Array<{ svc: Pass; bare: Pass; store: string }>, notes: 
     const sb = percentiles(bare.fromSent);
     const mem = kib(svc);
     const memBare = kib(bare);
-    const err = (p: Pass) => [p.openFailed, p.missing ? `⚠ ${num(p.missing)} receipts missing` : '', p.eventsMissing > 0 ? `⚠ ${num(p.eventsMissing)} events missing` : ''].filter(Boolean).join(', ');
-    rows.push([`fan-out of one write to ${num(svc.sockets)} sockets (201 → receipt)`, store, '—', num(f.p50, 1), num(f.p99, 1), `p99 ${num(fb.p99, 1)} ms (${pct(f.p99, fb.p99)})`, 'p99 ≤ 100 ms', f.p99 <= 100 ? '✅' : '❌', err(svc)]);
-    rows.push([`same, write request sent → receipt`, store, '—', num(s.p50, 1), num(s.p99, 1), `p99 ${num(sb.p99, 1)} ms (${pct(s.p99, sb.p99)})`, '— (client-bound, see below)', '', '']);
+    const err = (p: Pass) =>
+      [p.openFailed, p.missing ? `⚠ ${num(p.missing)} receipts missing` : '', p.eventsMissing > 0 ? `⚠ ${num(p.eventsMissing)} events missing` : '']
+        .filter(Boolean)
+        .join(', ');
+    rows.push([
+      `fan-out of one write to ${num(svc.sockets)} sockets (201 → receipt)`,
+      store,
+      '—',
+      num(f.p50, 1),
+      num(f.p99, 1),
+      `p99 ${num(fb.p99, 1)} ms (${pct(f.p99, fb.p99)})`,
+      'p99 ≤ 100 ms',
+      f.p99 <= 100 ? '✅' : '❌',
+      err(svc),
+    ]);
+    rows.push([
+      `same, write request sent → receipt`,
+      store,
+      '—',
+      num(s.p50, 1),
+      num(s.p99, 1),
+      `p99 ${num(sb.p99, 1)} ms (${pct(s.p99, sb.p99)})`,
+      '— (client-bound, see below)',
+      '',
+      '',
+    ]);
     const w = percentiles(svc.writeMs);
     const wb = percentiles(bare.writeMs);
-    rows.push([`the write itself with ${num(svc.sockets)} subscribers (sent → 201)`, store, '—', num(w.p50, 1), num(w.max, 1) + ' (max)', `p50 ${num(wb.p50, 1)} ms (${pct(w.p50, wb.p50)})`, '—', '', '']);
-    rows.push([`server memory per socket (ΔRSS / ${num(svc.sockets)})`, store, `${num(mem, 1)} KiB`, '—', '—', `${num(memBare, 1)} KiB (${pct(mem, memBare)})`, '≤ 10 KB per socket', mem * 1.024 <= 10 ? '✅' : '❌', '']);
-    rows.push([`events/s to ${SMALL} sockets, bulk writes`, store, num(svc.eventsPerSecond), '—', '—', `${num(bare.eventsPerSecond)}/s (${pct(svc.eventsPerSecond, bare.eventsPerSecond)})`, '— (shown)', '', err(svc) ? '' : '']);
-    bareRows.push([store, num(bare.sockets), num(bare.openMs / 1000, 1), num(fb.p50, 1), num(fb.p99, 1), num(sb.p99, 1), num(wb.p50, 1), `${num(memBare, 1)} KiB`, num(bare.eventsPerSecond), err(bare)]);
-    notes.push(`${store}: svc opened ${num(svc.sockets)} sockets in ${num(svc.openMs / 1000, 1)} s (bare: ${num(bare.openMs / 1000, 1)} s); RSS ${num(svc.rssBeforeKiB / 1024, 1)} → ${num(svc.rssAfterKiB / 1024, 1)} MiB (bare ${num(bare.rssBeforeKiB / 1024, 1)} → ${num(bare.rssAfterKiB / 1024, 1)} MiB); the slowest socket per write, from the 201: median ${num(percentiles(svc.lastPerWrite).p50, 1)} ms (bare ${num(percentiles(bare.lastPerWrite).p50, 1)} ms).`);
-    notes.push(`${store}: sustained: svc wrote ${num(svc.docsPerSecond)} docs/s (bulk of ${num(BULK)}, one request at a time) and delivered ${num(svc.eventsPerSecond)} event messages/s to ${SMALL} sockets (${num(svc.eventsPerSecond / SMALL)} per socket); the bare server broadcast ${num(bare.docsPerSecond)} messages/s to its ${SMALL} (${num(bare.eventsPerSecond)} deliveries/s).`);
+    rows.push([
+      `the write itself with ${num(svc.sockets)} subscribers (sent → 201)`,
+      store,
+      '—',
+      num(w.p50, 1),
+      num(w.max, 1) + ' (max)',
+      `p50 ${num(wb.p50, 1)} ms (${pct(w.p50, wb.p50)})`,
+      '—',
+      '',
+      '',
+    ]);
+    rows.push([
+      `server memory per socket (ΔRSS / ${num(svc.sockets)})`,
+      store,
+      `${num(mem, 1)} KiB`,
+      '—',
+      '—',
+      `${num(memBare, 1)} KiB (${pct(mem, memBare)})`,
+      '≤ 10 KB per socket',
+      mem * 1.024 <= 10 ? '✅' : '❌',
+      '',
+    ]);
+    rows.push([
+      `events/s to ${SMALL} sockets, bulk writes`,
+      store,
+      num(svc.eventsPerSecond),
+      '—',
+      '—',
+      `${num(bare.eventsPerSecond)}/s (${pct(svc.eventsPerSecond, bare.eventsPerSecond)})`,
+      '— (shown)',
+      '',
+      err(svc) ? '' : '',
+    ]);
+    bareRows.push([
+      store,
+      num(bare.sockets),
+      num(bare.openMs / 1000, 1),
+      num(fb.p50, 1),
+      num(fb.p99, 1),
+      num(sb.p99, 1),
+      num(wb.p50, 1),
+      `${num(memBare, 1)} KiB`,
+      num(bare.eventsPerSecond),
+      err(bare),
+    ]);
+    notes.push(
+      `${store}: svc opened ${num(svc.sockets)} sockets in ${num(svc.openMs / 1000, 1)} s (bare: ${num(bare.openMs / 1000, 1)} s); RSS ${num(svc.rssBeforeKiB / 1024, 1)} → ${num(svc.rssAfterKiB / 1024, 1)} MiB (bare ${num(bare.rssBeforeKiB / 1024, 1)} → ${num(bare.rssAfterKiB / 1024, 1)} MiB); the slowest socket per write, from the 201: median ${num(percentiles(svc.lastPerWrite).p50, 1)} ms (bare ${num(percentiles(bare.lastPerWrite).p50, 1)} ms).`,
+    );
+    notes.push(
+      `${store}: sustained: svc wrote ${num(svc.docsPerSecond)} docs/s (bulk of ${num(BULK)}, one request at a time) and delivered ${num(svc.eventsPerSecond)} event messages/s to ${SMALL} sockets (${num(svc.eventsPerSecond / SMALL)} per socket); the bare server broadcast ${num(bare.docsPerSecond)} messages/s to its ${SMALL} (${num(bare.eventsPerSecond)} deliveries/s).`,
+    );
   }
-  const main = table(['scenario', 'store', 'value', 'p50 ms', 'p99 ms', 'bare (ratio)', 'target', 'met', 'errors'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'l', 'l', 'l']);
-  const bare = table(['bare ws, beside', 'sockets', 'open s', 'p50 ms (201 →)', 'p99 ms (201 →)', 'p99 ms (sent →)', 'write p50 ms (sent → 201)', 'memory per socket', `events/s to ${SMALL}`, 'errors'], bareRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']);
+  const main = table(['scenario', 'store', 'value', 'p50 ms', 'p99 ms', 'bare (ratio)', 'target', 'met', 'errors'], rows, [
+    'l',
+    'l',
+    'r',
+    'r',
+    'r',
+    'r',
+    'l',
+    'l',
+    'l',
+  ]);
+  const bare = table(
+    [
+      'bare ws, beside',
+      'sockets',
+      'open s',
+      'p50 ms (201 →)',
+      'p99 ms (201 →)',
+      'p99 ms (sent →)',
+      'write p50 ms (sent → 201)',
+      'memory per socket',
+      `events/s to ${SMALL}`,
+      'errors',
+    ],
+    bareRows,
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+  );
   return `## Realtime: fan-out (issue 5)
 
 ${machine()}. One server process, ${num(sockets)} WebSockets from one client process (\`ws\`, over ${SOURCES} loopback source addresses), ${WRITES} writes; sustained row ${LOAD.duration} s.
@@ -189,7 +302,10 @@ const realtime: Scenario = {
     const notes: string[] = [];
     const limit = openFilesLimit();
     const sockets = Math.min(WANTED_SOCKETS, limit - 500);
-    if (sockets < WANTED_SOCKETS) notes.push(`Only ${num(sockets)} sockets: this shell allows ${num(limit)} open files per process (\`ulimit -n\`); raise it to measure ${num(WANTED_SOCKETS)}.`);
+    if (sockets < WANTED_SOCKETS)
+      notes.push(
+        `Only ${num(sockets)} sockets: this shell allows ${num(limit)} open files per process (\`ulimit -n\`); raise it to measure ${num(WANTED_SOCKETS)}.`,
+      );
     const { stores, skipped } = await benchStores();
     if (skipped) notes.push(skipped);
     const passes: Array<{ svc: Pass; bare: Pass; store: string }> = [];

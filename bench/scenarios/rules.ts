@@ -50,7 +50,10 @@ const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'Pos
 const OWNER = { owner: { $auth: 'id' } };
 const RULES = { todos: { read: OWNER, create: OWNER, update: OWNER, delete: OWNER } };
 
-interface User { id: string; token: string }
+interface User {
+  id: string;
+  token: string;
+}
 
 const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)];
 const todo = (i: number, owner: string, mark = '') => ({ title: `Todo ${i}${mark}`, done: i % 4 === 0, priority: i % 3, owner });
@@ -58,7 +61,14 @@ const listPath = `/v1/todos/docs?limit=${LIMIT}`;
 const filteredPath = (owner: string) => `${listPath}&filter=${encodeURIComponent(JSON.stringify({ owner }))}`;
 
 /** One measured HTTP row of the main table. */
-interface Row { scenario: string; store: string; m: Measurement; against?: { m: Measurement; name: string }; target: string; met?: boolean }
+interface Row {
+  scenario: string;
+  store: string;
+  m: Measurement;
+  against?: { m: Measurement; name: string };
+  target: string;
+  met?: boolean;
+}
 
 /** What one fan-out pass (svc or bare) gave. */
 interface FanOut {
@@ -87,12 +97,28 @@ interface FanOutTarget {
 async function fanOut(label: string, clients: Worker, target: FanOutTarget, owners: string[]): Promise<FanOut> {
   const users = [...new Set(owners)];
   log(`${label}: opening ${num(owners.length)} sockets of ${num(users.length)} users`);
-  const o = await clients.call<{ opened: number; failed: number; firstError: string; ms: number }>('open', { urls: target.urls, owners, count: owners.length, sources: SOURCES });
+  const o = await clients.call<{ opened: number; failed: number; firstError: string; ms: number }>('open', {
+    urls: target.urls,
+    owners,
+    count: owners.length,
+    sources: SOURCES,
+  });
   await sleep(2000);
   log(`${label}: ${num(o.opened)} open in ${num(o.ms / 1000, 1)} s; ${WRITES} writes`);
   const r: FanOut = {
-    sockets: o.opened, openMs: o.ms, openFailed: o.failed ? `${o.failed} sockets failed to open (${o.firstError})` : '',
-    fromAnswer: [], fromSent: [], writeMs: [], missing: 0, strays: 0, events: 0, expectedEvents: 0, violations: 0, example: '', closed: 0,
+    sockets: o.opened,
+    openMs: o.ms,
+    openFailed: o.failed ? `${o.failed} sockets failed to open (${o.firstError})` : '',
+    fromAnswer: [],
+    fromSent: [],
+    writeMs: [],
+    missing: 0,
+    strays: 0,
+    events: 0,
+    expectedEvents: 0,
+    violations: 0,
+    example: '',
+    closed: 0,
   };
   for (let k = 0; k < WRITES; k++) {
     const owner = pick(users);
@@ -101,7 +127,11 @@ async function fanOut(label: string, clients: Worker, target: FanOutTarget, owne
     const sent = now();
     await target.write(k, mark, owner);
     const answered = now();
-    const c = await clients.call<{ delays: number[]; missing: number; strays: number; closed: number }>('collect', { from: answered, timeoutMs: 10_000, owner });
+    const c = await clients.call<{ delays: number[]; missing: number; strays: number; closed: number }>('collect', {
+      from: answered,
+      timeoutMs: 10_000,
+      owner,
+    });
     for (const d of c.delays) {
       r.fromAnswer.push(d);
       r.fromSent.push(d + (answered - sent));
@@ -124,14 +154,19 @@ async function fanOut(label: string, clients: Worker, target: FanOutTarget, owne
 async function signUp(svc: Svc, count: number): Promise<User[]> {
   const users: User[] = new Array(count);
   let next = 0;
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    while (next < count) {
-      const i = next++;
-      const out = await call<{ user: { id: string }; session: { token: string } }>(svc.url, 'POST', '/v1/auth/sign-up', svc.publicKey,
-        { email: `user${i}@bench.example`, password: PASSWORD, name: `user${i}` });
-      users[i] = { id: out.user.id, token: out.session.token };
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const out = await call<{ user: { id: string }; session: { token: string } }>(svc.url, 'POST', '/v1/auth/sign-up', svc.publicKey, {
+          email: `user${i}@bench.example`,
+          password: PASSWORD,
+          name: `user${i}`,
+        });
+        users[i] = { id: out.user.id, token: out.session.token };
+      }
+    }),
+  );
   return users;
 }
 
@@ -142,9 +177,13 @@ async function signUp(svc: Svc, count: number): Promise<User[]> {
 async function checkEnforced(svc: Svc, users: User[]): Promise<string> {
   const [u, other] = users;
   const mine = Math.ceil(DOCS / USERS); // user 0 owns documents 0, USERS, 2 × USERS, …
-  const page = await call<{ documents: Array<{ owner?: string }>; total: number }>(svc.url, 'GET', `/v1/todos/docs?limit=100`, svc.publicKey, undefined, { 'x-session-token': u.token });
+  const page = await call<{ documents: Array<{ owner?: string }>; total: number }>(svc.url, 'GET', `/v1/todos/docs?limit=100`, svc.publicKey, undefined, {
+    'x-session-token': u.token,
+  });
   if (page.total !== mine || page.documents.some((d) => d.owner !== u.id)) {
-    throw new Error(`the read rule is not enforced: a list under it answered total ${page.total} (expected ${mine}) with owners ${[...new Set(page.documents.map((d) => d.owner))].join(', ')}`);
+    throw new Error(
+      `the read rule is not enforced: a list under it answered total ${page.total} (expected ${mine}) with owners ${[...new Set(page.documents.map((d) => d.owner))].join(', ')}`,
+    );
   }
   const res = await fetch(`${svc.url}/v1/todos/docs`, {
     method: 'POST',
@@ -156,7 +195,17 @@ async function checkEnforced(svc: Svc, users: User[]): Promise<string> {
   return `checked before measuring: a list under the rule showed only its user's documents (total ${mine}), and an insert naming another user as owner was refused (403).`;
 }
 
-async function benchStore(store: StoreKind, bare: ServerProcess, bareOwners: string[], clients: Worker, fanUsers: number, rows: Row[], bareRows: string[][], fanOuts: Array<{ store: string; svc: FanOut; bare: FanOut }>, notes: string[]): Promise<void> {
+async function benchStore(
+  store: StoreKind,
+  bare: ServerProcess,
+  bareOwners: string[],
+  clients: Worker,
+  fanUsers: number,
+  rows: Row[],
+  bareRows: string[][],
+  fanOuts: Array<{ store: string; svc: FanOut; bare: FanOut }>,
+  notes: string[],
+): Promise<void> {
   const name = STORE_NAME[store];
   log(`${name}: starting svc`);
   const svc = await startSvc(store);
@@ -167,7 +216,9 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareOwners: str
     await call(svc.url, 'PUT', '/v1/rules', svc.key, { rules: RULES });
     t = Date.now();
     await seed({ url: svc.url, bulkPath: '/v1/todos/bulk', key: svc.key, count: DOCS, make: (i) => todo(i, users[i % USERS].id), parallel: 3 });
-    notes.push(`${name}: seeding ${num(DOCS)} todos (${num(DOCS / USERS)} per user, bulk with the secret key, 3 in flight) took ${num((Date.now() - t) / 1000, 1)} s.`);
+    notes.push(
+      `${name}: seeding ${num(DOCS)} todos (${num(DOCS / USERS)} per user, bulk with the secret key, 3 in flight) took ${num((Date.now() - t) / 1000, 1)} s.`,
+    );
     if (store === 'postgres') await svc.settle();
     notes.push(`${name}: ${await checkEnforced(svc, users)}`);
 
@@ -179,11 +230,15 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareOwners: str
     for (let k = 0; k < 3; k++) await ruleList(pick(users));
     try {
       const { ms, pokes } = await waitForIndexes(svc, ['owner'], () => ruleList(pick(users)), 2000, 60_000);
-      notes.push(`${name}: svc's automatic index on \`owner\` existed ${num((Date.now() - t) / 1000, 1)} s after the first list under the rule (3 lists, then ${pokes} more, one every 2 s; ${num(ms / 1000, 1)} s of waiting): lists under the rule alone earned it.`);
+      notes.push(
+        `${name}: svc's automatic index on \`owner\` existed ${num((Date.now() - t) / 1000, 1)} s after the first list under the rule (3 lists, then ${pokes} more, one every 2 s; ${num(ms / 1000, 1)} s of waiting): lists under the rule alone earned it.`,
+      );
     } catch {
       const started = Date.now();
       const { pokes } = await waitForIndexes(svc, ['owner'], () => call(svc.url, 'GET', filteredPath(pick(users).id), svc.key), 2000, 120_000);
-      notes.push(`${name}: ⚠ 60 s of lists under the rule did **not** earn the index on \`owner\`; ${pokes} secret-key lists with \`filter={"owner": …}\` did, ${num((Date.now() - started) / 1000, 1)} s later.`);
+      notes.push(
+        `${name}: ⚠ 60 s of lists under the rule did **not** earn the index on \`owner\`; ${pokes} secret-key lists with \`filter={"owner": …}\` did, ${num((Date.now() - started) / 1000, 1)} s later.`,
+      );
     }
     await sleep(2000);
 
@@ -202,28 +257,65 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareOwners: str
     };
 
     // Lists: bare by owner column, then secret key + explicit filter, then the same under the rule.
-    const bareList = await baseline(`bare list ${LIMIT} by owner`, { url: bare.url, path: `/docs?owner=${bareOwners[0]}&limit=${LIMIT}`, nextPath: () => `/docs?owner=${pick(bareOwners)}&limit=${LIMIT}` });
-    const secretList = await run('list, secret key + filter', { url: svc.url, key: svc.key, path: filteredPath(users[0].id), nextPath: () => filteredPath(pick(users).id) });
+    const bareList = await baseline(`bare list ${LIMIT} by owner`, {
+      url: bare.url,
+      path: `/docs?owner=${bareOwners[0]}&limit=${LIMIT}`,
+      nextPath: () => `/docs?owner=${pick(bareOwners)}&limit=${LIMIT}`,
+    });
+    const secretList = await run('list, secret key + filter', {
+      url: svc.url,
+      key: svc.key,
+      path: filteredPath(users[0].id),
+      nextPath: () => filteredPath(pick(users).id),
+    });
     const ruleListM = await run('list under the rule', { url: svc.url, key: svc.publicKey, path: listPath, next: session });
     const ruleList1 = await run('list under the rule, 1 connection', { url: svc.url, key: svc.publicKey, path: listPath, next: session, connections: 1 });
     const perUser = `${num(DOCS / 1000)}k docs, ${num(USERS)} users`;
-    rows.push({ scenario: `list ${LIMIT} under the owner rule, public key + session (${perUser})`, store: name, m: ruleListM, against: { m: secretList, name: 'secret + filter' }, target: 'p50 ≤ 5 ms', met: ruleListM.p50 <= 5 });
+    rows.push({
+      scenario: `list ${LIMIT} under the owner rule, public key + session (${perUser})`,
+      store: name,
+      m: ruleListM,
+      against: { m: secretList, name: 'secret + filter' },
+      target: 'p50 ≤ 5 ms',
+      met: ruleListM.p50 <= 5,
+    });
     rows.push({ scenario: 'same, 1 connection', store: name, m: ruleList1, target: 'p50 ≤ 5 ms', met: ruleList1.p50 <= 5 });
-    rows.push({ scenario: `list ${LIMIT}, secret key + \`filter={"owner": id}\``, store: name, m: secretList, against: { m: bareList, name: 'bare list' }, target: '— (comparison)' });
+    rows.push({
+      scenario: `list ${LIMIT}, secret key + \`filter={"owner": id}\``,
+      store: name,
+      m: secretList,
+      against: { m: bareList, name: 'bare list' },
+      target: '— (comparison)',
+    });
 
     // Inserts: secret key right before the same under the create rule, same body shape.
     const secretInsert = await run('insert, secret key', {
-      url: svc.url, key: svc.key, method: 'POST', path: '/v1/todos/docs', body: JSON.stringify(todo(0, users[0].id)),
+      url: svc.url,
+      key: svc.key,
+      method: 'POST',
+      path: '/v1/todos/docs',
+      body: JSON.stringify(todo(0, users[0].id)),
       next: () => ({ body: JSON.stringify(todo(1, pick(users).id)) }),
     });
     const ruleInsert = await run('insert under the create rule', {
-      url: svc.url, key: svc.publicKey, method: 'POST', path: '/v1/todos/docs', body: JSON.stringify(todo(0, users[0].id)),
+      url: svc.url,
+      key: svc.publicKey,
+      method: 'POST',
+      path: '/v1/todos/docs',
+      body: JSON.stringify(todo(0, users[0].id)),
       next: () => {
         const u = pick(users);
         return { body: JSON.stringify(todo(1, u.id)), headers: { 'x-session-token': u.token } };
       },
     });
-    rows.push({ scenario: 'insert under the create rule, public key + session', store: name, m: ruleInsert, against: { m: secretInsert, name: 'secret insert' }, target: '≥ 90 % of secret insert', met: ruleInsert.rps >= 0.9 * secretInsert.rps });
+    rows.push({
+      scenario: 'insert under the create rule, public key + session',
+      store: name,
+      m: ruleInsert,
+      against: { m: secretInsert, name: 'secret insert' },
+      target: '≥ 90 % of secret insert',
+      met: ruleInsert.rps >= 0.9 * secretInsert.rps,
+    });
     rows.push({ scenario: 'insert, secret key (rules do not bind it)', store: name, m: secretInsert, target: '— (comparison)' });
 
     // Fan-out: the bare ws server first, then svc, with the same owners and socket layout.
@@ -234,24 +326,43 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareOwners: str
     let bareFan: FanOut;
     try {
       const base = `${bareWs.url.replace(/^http/, 'ws')}/v1/realtime?user=`;
-      bareFan = await fanOut(`bare ws (beside ${name})`, clients, {
-        urls: owners.map((o) => base + o),
-        write: (k, mark, owner) => call(bareWs.url, 'POST', '/broadcast', undefined, { count: 1, owner, document: todo(k, owner, mark) }),
-      }, owners);
+      bareFan = await fanOut(
+        `bare ws (beside ${name})`,
+        clients,
+        {
+          urls: owners.map((o) => base + o),
+          write: (k, mark, owner) => call(bareWs.url, 'POST', '/broadcast', undefined, { count: 1, owner, document: todo(k, owner, mark) }),
+        },
+        owners,
+      );
     } finally {
       await bareWs.stop();
     }
     t = Date.now();
     const urlOf = new Map<string, string>();
     for (const u of fan) {
-      const { url } = await call<{ url: string }>(svc.url, 'POST', '/v1/realtime/token', svc.publicKey, { collections: ['todos'] }, { 'x-session-token': u.token });
+      const { url } = await call<{ url: string }>(
+        svc.url,
+        'POST',
+        '/v1/realtime/token',
+        svc.publicKey,
+        { collections: ['todos'] },
+        { 'x-session-token': u.token },
+      );
       urlOf.set(u.id, url.replace(/^ws:\/\/[^/]+/, svc.url.replace(/^http/, 'ws')));
     }
-    notes.push(`${name}: ${num(fanUsers)} realtime tokens (public key + each user's session) took ${num((Date.now() - t) / 1000, 1)} s; each user's ${SOCKETS_PER_USER} sockets share its token.`);
-    const svcFan = await fanOut(`svc (${name})`, clients, {
-      urls: owners.map((o) => urlOf.get(o)!),
-      write: (k, mark, owner) => call(svc.url, 'POST', '/v1/todos/docs', svc.key, todo(k, owner, mark)),
-    }, owners);
+    notes.push(
+      `${name}: ${num(fanUsers)} realtime tokens (public key + each user's session) took ${num((Date.now() - t) / 1000, 1)} s; each user's ${SOCKETS_PER_USER} sockets share its token.`,
+    );
+    const svcFan = await fanOut(
+      `svc (${name})`,
+      clients,
+      {
+        urls: owners.map((o) => urlOf.get(o)!),
+        write: (k, mark, owner) => call(svc.url, 'POST', '/v1/todos/docs', svc.key, todo(k, owner, mark)),
+      },
+      owners,
+    );
     fanOuts.push({ store: name, svc: svcFan, bare: bareFan });
   } finally {
     await stopSvc(svc, name, notes);
@@ -261,10 +372,17 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareOwners: str
 function render(rows: Row[], bareRows: string[][], fanOuts: Array<{ store: string; svc: FanOut; bare: FanOut }>, notes: string[], sockets: number): string {
   const pct = (a: number, b: number) => `${num((100 * a) / b)} %`;
   const verdict = (met: boolean | undefined) => (met === undefined ? '' : met ? '✅' : '❌');
-  const main: string[][] = rows.map((r) => [r.scenario, r.store, num(r.m.rps), num(r.m.p50, 2), num(r.m.p99, 1),
+  const main: string[][] = rows.map((r) => [
+    r.scenario,
+    r.store,
+    num(r.m.rps),
+    num(r.m.p50, 2),
+    num(r.m.p99, 1),
     r.against ? `${pct(r.m.rps, r.against.m.rps)} of ${r.against.name} (${num(r.against.m.rps)} req/s, p50 ${num(r.against.m.p50, 2)} ms)` : '—',
-    r.target, verdict(r.met), r.m.failures ? `⚠ ${r.m.failureDetail}` : '']);
-  const fanRows: string[][] = [];
+    r.target,
+    verdict(r.met),
+    r.m.failures ? `⚠ ${r.m.failureDetail}` : '',
+  ]);
   for (const { store, svc, bare } of fanOuts) {
     const f = percentiles(svc.fromAnswer);
     const fb = percentiles(bare.fromAnswer);
@@ -272,20 +390,62 @@ function render(rows: Row[], bareRows: string[][], fanOuts: Array<{ store: strin
     const sb = percentiles(bare.fromSent);
     const w = percentiles(svc.writeMs);
     const wb = percentiles(bare.writeMs);
-    const err = (p: FanOut) => [p.openFailed, p.missing ? `⚠ ${num(p.missing)} receipts missing` : '', p.closed ? `⚠ ${num(p.closed)} sockets closed` : ''].filter(Boolean).join(', ');
-    main.push([`fan-out: one write to its owner's ${SOCKETS_PER_USER} sockets among ${num(svc.sockets)} (201 → receipt)`, store, '—', num(f.p50, 1), num(f.p99, 1), `bare ws p99 ${num(fb.p99, 1)} ms (${pct(f.p99, fb.p99)})`, 'p99 ≤ 100 ms', verdict(f.p99 <= 100), err(svc)]);
-    main.push(['same, write request sent → receipt', store, '—', num(s.p50, 1), num(s.p99, 1), `bare ws p99 ${num(sb.p99, 1)} ms (${pct(s.p99, sb.p99)})`, '—', '', '']);
-    main.push([`the write itself with ${num(svc.sockets)} sockets subscribed (sent → 201)`, store, '—', num(w.p50, 1), `${num(w.max, 1)} (max)`, `bare ws p50 ${num(wb.p50, 1)} ms`, '—', '', '']);
-    main.push(['sockets that received another user\'s document', store, num(svc.violations), '—', '—', `bare ws: ${num(bare.violations)}`, '0', verdict(svc.violations === 0 && svc.strays === 0),
-      svc.violations ? `⚠ ${svc.example}` : '']);
+    const err = (p: FanOut) =>
+      [p.openFailed, p.missing ? `⚠ ${num(p.missing)} receipts missing` : '', p.closed ? `⚠ ${num(p.closed)} sockets closed` : ''].filter(Boolean).join(', ');
+    main.push([
+      `fan-out: one write to its owner's ${SOCKETS_PER_USER} sockets among ${num(svc.sockets)} (201 → receipt)`,
+      store,
+      '—',
+      num(f.p50, 1),
+      num(f.p99, 1),
+      `bare ws p99 ${num(fb.p99, 1)} ms (${pct(f.p99, fb.p99)})`,
+      'p99 ≤ 100 ms',
+      verdict(f.p99 <= 100),
+      err(svc),
+    ]);
+    main.push([
+      'same, write request sent → receipt',
+      store,
+      '—',
+      num(s.p50, 1),
+      num(s.p99, 1),
+      `bare ws p99 ${num(sb.p99, 1)} ms (${pct(s.p99, sb.p99)})`,
+      '—',
+      '',
+      '',
+    ]);
+    main.push([
+      `the write itself with ${num(svc.sockets)} sockets subscribed (sent → 201)`,
+      store,
+      '—',
+      num(w.p50, 1),
+      `${num(w.max, 1)} (max)`,
+      `bare ws p50 ${num(wb.p50, 1)} ms`,
+      '—',
+      '',
+      '',
+    ]);
+    main.push([
+      "sockets that received another user's document",
+      store,
+      num(svc.violations),
+      '—',
+      '—',
+      `bare ws: ${num(bare.violations)}`,
+      '0',
+      verdict(svc.violations === 0 && svc.strays === 0),
+      svc.violations ? `⚠ ${svc.example}` : '',
+    ]);
     bareRows.push([`bare ws fan-out, ${num(bare.sockets)} sockets (201 → receipt)`, store, '—', num(fb.p50, 1), num(fb.p99, 1), err(bare)]);
-    notes.push(`${store}: svc opened ${num(svc.sockets)} sockets in ${num(svc.openMs / 1000, 1)} s (bare: ${num(bare.openMs / 1000, 1)} s); over ${WRITES} writes its owners' sockets received ${num(svc.events)} events of ${num(svc.expectedEvents)} expected` +
-      ` (bare: ${num(bare.events)} of ${num(bare.expectedEvents)}); other users' sockets that had a write's event by the time its owner's all had it: ${num(svc.strays)} (bare ${num(bare.strays)}).`);
+    notes.push(
+      `${store}: svc opened ${num(svc.sockets)} sockets in ${num(svc.openMs / 1000, 1)} s (bare: ${num(bare.openMs / 1000, 1)} s); over ${WRITES} writes its owners' sockets received ${num(svc.events)} events of ${num(svc.expectedEvents)} expected` +
+        ` (bare: ${num(bare.events)} of ${num(bare.expectedEvents)}); other users' sockets that had a write's event by the time its owner's all had it: ${num(svc.strays)} (bare ${num(bare.strays)}).`,
+    );
   }
   const head = ['scenario', 'store', 'req/s · value', 'p50 ms', 'p99 ms', 'compared with (same run)', 'target', 'met', 'errors'];
   return `## Rules: access rules on documents and realtime (issue 10)
 
-${machine()}. autocannon, ${LOAD.connections} connections, ${LOAD.warmup} s warm-up then ${LOAD.duration} s per row; ${num(DOCS)} todos of ${num(USERS)} users; fan-out: ${num(sockets)} WebSockets (${SOCKETS_PER_USER} per user) from one client process over ${SOURCES} loopback source addresses, ${WRITES} writes.${SMALL_RUN ? ' **Smoke run (`BENCH_SMALL=1`): sizes are not the issue\'s.**' : ''}
+${machine()}. autocannon, ${LOAD.connections} connections, ${LOAD.warmup} s warm-up then ${LOAD.duration} s per row; ${num(DOCS)} todos of ${num(USERS)} users; fan-out: ${num(sockets)} WebSockets (${SOCKETS_PER_USER} per user) from one client process over ${SOURCES} loopback source addresses, ${WRITES} writes.${SMALL_RUN ? " **Smoke run (`BENCH_SMALL=1`): sizes are not the issue's.**" : ''}
 
 ${table(head, main, ['l', 'l', 'r', 'r', 'r', 'r', 'l', 'l', 'l'])}
 
@@ -322,7 +482,10 @@ const rules: Scenario = {
     const notes: string[] = [];
     const limit = openFilesLimit();
     const fanUsers = Math.min(USERS, Math.floor((limit - 500) / SOCKETS_PER_USER));
-    if (fanUsers < USERS) notes.push(`Fan-out: only ${num(fanUsers)} users' sockets: this shell allows ${num(limit)} open files per process (\`ulimit -n\`); raise it for ${num(USERS * SOCKETS_PER_USER)}.`);
+    if (fanUsers < USERS)
+      notes.push(
+        `Fan-out: only ${num(fanUsers)} users' sockets: this shell allows ${num(limit)} open files per process (\`ulimit -n\`); raise it for ${num(USERS * SOCKETS_PER_USER)}.`,
+      );
     const { stores, skipped } = await benchStores();
     if (skipped) notes.push(skipped);
     const dir = mkdtempSync(join(tmpdir(), 'svc-bench-bare-'));

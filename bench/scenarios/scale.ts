@@ -106,26 +106,58 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     };
     const baseline = async (label: string, target: LoadTarget) => {
       const m = await run(label, target);
-      bareRows.push([label, name, num(target.connections ?? LOAD.connections), num(m.rps), num(m.p50, 2), num(m.p99, 1), m.failures ? `⚠ ${m.failureDetail}` : '']);
+      bareRows.push([
+        label,
+        name,
+        num(target.connections ?? LOAD.connections),
+        num(m.rps),
+        num(m.p50, 2),
+        num(m.p99, 1),
+        m.failures ? `⚠ ${m.failureDetail}` : '',
+      ]);
       return m;
     };
     const conn = { connections: CONNECTIONS };
 
     const bareInsert = await baseline('bare insert', bareTarget({ method: 'POST', path: '/docs', body: oneDocBody, ...conn }));
     const insert = await run('insert', svcTarget({ method: 'POST', path: '/v1/inserted/docs', body: oneDocBody, ...conn }));
-    rows.push({ scenario: `insert one document (${CONNECTIONS} conn.)`, store, m: insert, bare: bareInsert, bareName: 'bare insert', ...judge('insert', store, insert, bareInsert) });
+    rows.push({
+      scenario: `insert one document (${CONNECTIONS} conn.)`,
+      store,
+      m: insert,
+      bare: bareInsert,
+      bareName: 'bare insert',
+      ...judge('insert', store, insert, bareInsert),
+    });
 
     const bulk100 = bulkBody(BULK_SIZE);
     const bareBulk = await baseline(`bare bulk ${BULK_SIZE}`, bareTarget({ method: 'POST', path: '/bulk', body: bulk100, ...conn }));
     const bulk = await run(`bulk ${BULK_SIZE}`, svcTarget({ method: 'POST', path: '/v1/bulked/bulk', body: bulk100, ...conn }));
-    rows.push({ scenario: `bulk insert ${BULK_SIZE} per request (${CONNECTIONS} conn.)`, store, m: bulk, bare: bareBulk, bareName: 'bare bulk', perRequest: BULK_SIZE, ...judge('bulk', store, bulk, bareBulk) });
+    rows.push({
+      scenario: `bulk insert ${BULK_SIZE} per request (${CONNECTIONS} conn.)`,
+      store,
+      m: bulk,
+      bare: bareBulk,
+      bareName: 'bare bulk',
+      perRequest: BULK_SIZE,
+      ...judge('bulk', store, bulk, bareBulk),
+    });
 
     const bareGet = await baseline('bare get by id', bareTarget({ path: `/docs/${bareIds[0]}`, nextPath: () => `/docs/${pick(bareIds)}`, ...conn }));
     const get = await run('get by id', svcTarget({ path: `/v1/items/docs/${ids[0]}`, nextPath: () => `/v1/items/docs/${pick(ids)}`, ...conn }));
     rows.push({ scenario: `get by id (${CONNECTIONS} conn.)`, store, m: get, bare: bareGet, bareName: 'bare get', ...judge('get', store, get, bareGet) });
 
-    const list = await run('list by createdAt + total', svcTarget({ path: '/v1/items/docs?limit=20&sortBy=createdAt&sortOrder=desc', connections: LIST_CONNECTIONS }));
-    rows.push({ scenario: `list 20 by createdAt + total (${num(DOCS / 1000)}k docs, ${LIST_CONNECTIONS} conn.)`, store, m: list, bareName: '', ...judge('list', store, list) });
+    const list = await run(
+      'list by createdAt + total',
+      svcTarget({ path: '/v1/items/docs?limit=20&sortBy=createdAt&sortOrder=desc', connections: LIST_CONNECTIONS }),
+    );
+    rows.push({
+      scenario: `list 20 by createdAt + total (${num(DOCS / 1000)}k docs, ${LIST_CONNECTIONS} conn.)`,
+      store,
+      m: list,
+      bareName: '',
+      ...judge('list', store, list),
+    });
   } finally {
     await stopSvc(svc, name, notes);
   }
@@ -144,7 +176,12 @@ function renderCeiling(ceiling: CeilingResult[], rows: Row[]): string {
     ['PostgreSQL alone (no svc, no HTTP)', 'connections', 'transactions/s', 'p50 ms', 'p99 ms', 'svc insert req/s ÷ this', 'errors'],
     ceiling.map((c) => [
       SHAPE_NAME[c.shape],
-      num(poolConnections()), num(c.tps), num(c.p50, 2), num(c.p99, 1), c.shape !== 'point read' && svcInsert ? `${num((100 * svcInsert.m.rps) / c.tps)} %` : '—', c.errors ? `⚠ ${c.errors}` : '',
+      num(poolConnections()),
+      num(c.tps),
+      num(c.p50, 2),
+      num(c.p99, 1),
+      c.shape !== 'point read' && svcInsert ? `${num((100 * svcInsert.m.rps) / c.tps)} %` : '—',
+      c.errors ? `⚠ ${c.errors}` : '',
     ]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
@@ -169,7 +206,18 @@ function render(rows: Row[], bareRows: string[][], notes: string[], ceiling: Cei
   const verdict = (r: Row) => (r.met === undefined ? '' : r.met ? '✅' : '❌');
   const main = table(
     ['scenario', 'store', 'req/s', 'docs/s', 'p50 ms', 'p99 ms', 'ratio to bare (req/s)', 'target', 'met', 'errors'],
-    rows.map((r) => [r.scenario, STORE_NAME[r.store], num(r.m.rps), r.perRequest ? num(r.m.rps * r.perRequest) : '', num(r.m.p50, 2), num(r.m.p99, 1), ratio(r), r.target, verdict(r), r.m.failures ? `⚠ ${r.m.failureDetail}` : '']),
+    rows.map((r) => [
+      r.scenario,
+      STORE_NAME[r.store],
+      num(r.m.rps),
+      r.perRequest ? num(r.m.rps * r.perRequest) : '',
+      num(r.m.p50, 2),
+      num(r.m.p99, 1),
+      ratio(r),
+      r.target,
+      verdict(r),
+      r.m.failures ? `⚠ ${r.m.failureDetail}` : '',
+    ]),
     ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
   );
   const bare = table(['bare baseline', 'measured beside', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'errors'], bareRows, ['l', 'l', 'r', 'r', 'r', 'r', 'l']);
@@ -178,7 +226,7 @@ function render(rows: Row[], bareRows: string[][], notes: string[], ceiling: Cei
   const missed = judged.filter((r) => !r.met).map((r) => `${r.scenario.replace(/ \(.*\)$/, '')} on ${STORE_NAME[r.store]}`);
   return `## Scale: the documents API at ${CONNECTIONS} connections (issue 16)
 
-${machine()} · svc at commit ${commit()}. autocannon, ${CONNECTIONS} connections (list: ${LIST_CONNECTIONS}), ${LOAD.warmup} s warm-up then ${LOAD.duration} s per row; ${num(DOCS)} documents; the load generator shares the machine with the server.${SMALL_RUN ? ' **Smoke run (`BENCH_SMALL=1`): sizes and durations are not the issue\'s; the figures say nothing.**' : ''}
+${machine()} · svc at commit ${commit()}. autocannon, ${CONNECTIONS} connections (list: ${LIST_CONNECTIONS}), ${LOAD.warmup} s warm-up then ${LOAD.duration} s per row; ${num(DOCS)} documents; the load generator shares the machine with the server.${SMALL_RUN ? " **Smoke run (`BENCH_SMALL=1`): sizes and durations are not the issue's; the figures say nothing.**" : ''}
 
 ${main}
 

@@ -105,7 +105,13 @@ interface Row {
   errors: string;
 }
 
-const docBody = (i: number) => ({ title: `Event ${i}`, status: 'open', score: i, tags: ['bench', 'webhook'], author: { name: `user${i % 500}`, verified: i % 3 === 0 } });
+const docBody = (i: number) => ({
+  title: `Event ${i}`,
+  status: 'open',
+  score: i,
+  tags: ['bench', 'webhook'],
+  author: { name: `user${i % 500}`, verified: i % 3 === 0 },
+});
 
 async function createHook(svc: Svc, url: string, collection: string): Promise<void> {
   await call(svc.url, 'POST', '/v1/webhooks', svc.key, { url, collections: [collection], events: ['document.created'], description: 'bench' });
@@ -121,10 +127,23 @@ async function insertAll(svc: Svc, collection: string, docs: number): Promise<vo
 
 /** A delivery-sized body with the headers svc sends, for the bare POST loop. */
 function sampleDelivery(): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify({ id: '1042', type: 'document.created', timestamp: new Date().toISOString(), database: '0193b0c4-7e1f-7000-8000-000000000000', collection: 'one', document: { id: '0193b0c4-7e1f-7000-8000-000000000001', ...docBody(1), createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() } });
+  const body = JSON.stringify({
+    id: '1042',
+    type: 'document.created',
+    timestamp: new Date().toISOString(),
+    database: '0193b0c4-7e1f-7000-8000-000000000000',
+    collection: 'one',
+    document: { id: '0193b0c4-7e1f-7000-8000-000000000001', ...docBody(1), createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() },
+  });
   const headers = {
-    'content-type': 'application/json', 'user-agent': 'svc-webhooks/1', 'x-service-event': 'document.created', 'x-service-delivery': 'bare',
-    'x-service-signature': `sha256=${'0'.repeat(64)}`, 'webhook-id': 'bare', 'webhook-timestamp': '1763870000', 'webhook-signature': `v1,${'A'.repeat(43)}=`,
+    'content-type': 'application/json',
+    'user-agent': 'svc-webhooks/1',
+    'x-service-event': 'document.created',
+    'x-service-delivery': 'bare',
+    'x-service-signature': `sha256=${'0'.repeat(64)}`,
+    'webhook-id': 'bare',
+    'webhook-timestamp': '1763870000',
+    'webhook-signature': `v1,${'A'.repeat(43)}=`,
   };
   return { body, headers };
 }
@@ -141,7 +160,14 @@ async function benchStore(store: StoreKind, receiver: Receiver, loop: Worker, ro
   try {
     // Throughput, one webhook.
     const bare1 = await bareRate(loop, receiver, PER_WEBHOOK);
-    baseRows.push([`bare POST loop, ${PER_WEBHOOK} in flight`, name, `${num(bare1.rate)} req/s`, num(bare1.p50, 2), num(bare1.p99, 1), bare1.failed ? `⚠ ${bare1.failed} non-2xx` : '']);
+    baseRows.push([
+      `bare POST loop, ${PER_WEBHOOK} in flight`,
+      name,
+      `${num(bare1.rate)} req/s`,
+      num(bare1.p50, 2),
+      num(bare1.p99, 1),
+      bare1.failed ? `⚠ ${bare1.failed} non-2xx` : '',
+    ]);
     await createHook(svc, `${receiver.url}/${store}/one`, 'one');
     log(`${name}: ${DOCS} deliveries to one webhook`);
     const dup0 = receiver.duplicates;
@@ -151,15 +177,30 @@ async function benchStore(store: StoreKind, receiver: Receiver, loop: Worker, ro
     let got = await receiver.waitFor(`/${store}/one`, DOCS, 180_000);
     let took = receiver.last - t0;
     rows.push({
-      scenario: `${num(DOCS)} deliveries, 1 webhook`, store: name, rate: (got / took) * 1000, base: { rate: bare1.rate, name: 'bare POST' },
-      target: '≥ 1,000 deliveries/s', met: got === DOCS && (got / took) * 1000 >= 1000,
-      errors: [got < DOCS ? `⚠ ${DOCS - got} missing after 180 s` : '', receiver.duplicates > dup0 ? `⚠ ${receiver.duplicates - dup0} repeated` : ''].filter(Boolean).join(', '),
+      scenario: `${num(DOCS)} deliveries, 1 webhook`,
+      store: name,
+      rate: (got / took) * 1000,
+      base: { rate: bare1.rate, name: 'bare POST' },
+      target: '≥ 1,000 deliveries/s',
+      met: got === DOCS && (got / took) * 1000 >= 1000,
+      errors: [got < DOCS ? `⚠ ${DOCS - got} missing after 180 s` : '', receiver.duplicates > dup0 ? `⚠ ${receiver.duplicates - dup0} repeated` : '']
+        .filter(Boolean)
+        .join(', '),
     });
-    notes.push(`${name}: the ${num(DOCS)} documents of the one-webhook row were written (bulk, 1,000 per request, one at a time) in ${num(written / 1000, 2)} s; the last delivery arrived ${num(took / 1000, 2)} s after the first write started.`);
+    notes.push(
+      `${name}: the ${num(DOCS)} documents of the one-webhook row were written (bulk, 1,000 per request, one at a time) in ${num(written / 1000, 2)} s; the last delivery arrived ${num(took / 1000, 2)} s after the first write started.`,
+    );
 
     // Throughput, five webhooks on one collection.
     const bare5 = await bareRate(loop, receiver, Math.min(IN_FLIGHT, 5 * PER_WEBHOOK));
-    baseRows.push([`bare POST loop, ${Math.min(IN_FLIGHT, 5 * PER_WEBHOOK)} in flight`, name, `${num(bare5.rate)} req/s`, num(bare5.p50, 2), num(bare5.p99, 1), bare5.failed ? `⚠ ${bare5.failed} non-2xx` : '']);
+    baseRows.push([
+      `bare POST loop, ${Math.min(IN_FLIGHT, 5 * PER_WEBHOOK)} in flight`,
+      name,
+      `${num(bare5.rate)} req/s`,
+      num(bare5.p50, 2),
+      num(bare5.p99, 1),
+      bare5.failed ? `⚠ ${bare5.failed} non-2xx` : '',
+    ]);
     for (let k = 0; k < 5; k++) await createHook(svc, `${receiver.url}/${store}/five/${k}`, 'five');
     const want = 5 * DOCS_5;
     log(`${name}: ${want} deliveries to five webhooks`);
@@ -170,11 +211,19 @@ async function benchStore(store: StoreKind, receiver: Receiver, loop: Worker, ro
     got = await receiver.waitFor(`/${store}/five/`, want, 180_000);
     took = receiver.last - t0;
     rows.push({
-      scenario: `${num(want)} deliveries, 5 webhooks × ${num(DOCS_5)} docs`, store: name, rate: (got / took) * 1000, base: { rate: bare5.rate, name: 'bare POST' },
-      target: '≥ 1,000 deliveries/s', met: got === want && (got / took) * 1000 >= 1000,
-      errors: [got < want ? `⚠ ${want - got} missing after 180 s` : '', receiver.duplicates > dup1 ? `⚠ ${receiver.duplicates - dup1} repeated` : ''].filter(Boolean).join(', '),
+      scenario: `${num(want)} deliveries, 5 webhooks × ${num(DOCS_5)} docs`,
+      store: name,
+      rate: (got / took) * 1000,
+      base: { rate: bare5.rate, name: 'bare POST' },
+      target: '≥ 1,000 deliveries/s',
+      met: got === want && (got / took) * 1000 >= 1000,
+      errors: [got < want ? `⚠ ${want - got} missing after 180 s` : '', receiver.duplicates > dup1 ? `⚠ ${receiver.duplicates - dup1} repeated` : '']
+        .filter(Boolean)
+        .join(', '),
     });
-    notes.push(`${name}: the ${num(DOCS_5)} documents of the five-webhook row were written in ${num(written / 1000, 2)} s; the last of the ${num(want)} deliveries arrived ${num(took / 1000, 2)} s after the first write started.`);
+    notes.push(
+      `${name}: the ${num(DOCS_5)} documents of the five-webhook row were written in ${num(written / 1000, 2)} s; the last of the ${num(want)} deliveries arrived ${num(took / 1000, 2)} s after the first write started.`,
+    );
 
     // Latency: single inserts at LATENCY_RATE per second, write's 201 → first attempt's arrival.
     await createHook(svc, `${receiver.url}/${store}/latency`, 'latency');
@@ -201,10 +250,18 @@ async function benchStore(store: StoreKind, receiver: Receiver, loop: Worker, ro
     const p = percentiles(latencies);
     const w = percentiles(writeMs);
     rows.push({
-      scenario: `201 → first attempt arrives (${LATENCY_WRITES} single inserts, ${LATENCY_RATE}/s)`, store: name, rate: NaN, p50: p.p50, p99: p.p99,
-      target: 'p50 ≤ 20 ms', met: p.p50 <= 20 && arrived >= LATENCY_WRITES, errors: arrived < LATENCY_WRITES ? `⚠ ${LATENCY_WRITES - arrived} missing after 30 s` : '',
+      scenario: `201 → first attempt arrives (${LATENCY_WRITES} single inserts, ${LATENCY_RATE}/s)`,
+      store: name,
+      rate: NaN,
+      p50: p.p50,
+      p99: p.p99,
+      target: 'p50 ≤ 20 ms',
+      met: p.p50 <= 20 && arrived >= LATENCY_WRITES,
+      errors: arrived < LATENCY_WRITES ? `⚠ ${LATENCY_WRITES - arrived} missing after 30 s` : '',
     });
-    notes.push(`${name}: in the latency row the insert itself answered in p50 ${num(w.p50, 2)} ms, p99 ${num(w.p99, 1)} ms (request sent → 201); the slowest delivery arrived ${num(p.max, 1)} ms after its 201.`);
+    notes.push(
+      `${name}: in the latency row the insert itself answered in p50 ${num(w.p50, 2)} ms, p99 ${num(w.p99, 1)} ms (request sent → 201); the slowest delivery arrived ${num(p.max, 1)} ms after its 201.`,
+    );
   } finally {
     await stopSvc(svc, name, notes);
   }
@@ -213,8 +270,17 @@ async function benchStore(store: StoreKind, receiver: Receiver, loop: Worker, ro
 function render(rows: Row[], baseRows: string[][], notes: string[]): string {
   const main = table(
     ['scenario', 'store', 'deliveries/s', 'p50 ms', 'p99 ms', 'ratio to bare (rate)', 'target', 'met', 'errors'],
-    rows.map((r) => [r.scenario, r.store, num(r.rate), r.p50 === undefined ? '—' : num(r.p50, 2), r.p99 === undefined ? '—' : num(r.p99, 1),
-      r.base ? `${num((100 * r.rate) / r.base.rate)} % of ${r.base.name}` : '—', r.target, r.met === undefined ? '' : r.met ? '✅' : '❌', r.errors]),
+    rows.map((r) => [
+      r.scenario,
+      r.store,
+      num(r.rate),
+      r.p50 === undefined ? '—' : num(r.p50, 2),
+      r.p99 === undefined ? '—' : num(r.p99, 1),
+      r.base ? `${num((100 * r.rate) / r.base.rate)} % of ${r.base.name}` : '—',
+      r.target,
+      r.met === undefined ? '' : r.met ? '✅' : '❌',
+      r.errors,
+    ]),
     ['l', 'l', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
   );
   const base = table(['bare baseline', 'measured beside', 'rate', 'p50 ms', 'p99 ms', 'errors'], baseRows, ['l', 'l', 'r', 'r', 'r', 'l']);

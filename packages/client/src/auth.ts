@@ -3,8 +3,17 @@ import type { CallOptions, Http, SendOptions } from './http.js';
 import type { AuthChangeEvent, AuthStateListener, UserSession } from './session.js';
 import { toStored, type StoredSession } from './session-store.js';
 import type {
-  AuthResult, ChangePasswordParams, ForgotPasswordParams, MagicLinkParams, OAuthProvider, ResetPasswordParams,
-  SignInParams, SignUpParams, UpdateUserParams, User, VerifyMagicLinkParams,
+  AuthResult,
+  ChangePasswordParams,
+  ForgotPasswordParams,
+  MagicLinkParams,
+  OAuthProvider,
+  ResetPasswordParams,
+  SignInParams,
+  SignUpParams,
+  UpdateUserParams,
+  User,
+  VerifyMagicLinkParams,
 } from './types.js';
 
 export type { AuthChangeEvent, AuthStateListener } from './session.js';
@@ -23,7 +32,11 @@ export interface RedirectOptions {
  * as X-Session-Token by the calls that act as the signed-in user.
  */
 export class AuthService {
-  constructor(private readonly http: Http, private readonly session: UserSession, private readonly key: string) {}
+  constructor(
+    private readonly http: Http,
+    private readonly session: UserSession,
+    private readonly key: string,
+  ) {}
 
   /** The stored session (token, expiry and last known user), or null when signed out. */
   getSession(): Promise<StoredSession | null> {

@@ -23,7 +23,10 @@ export interface IterateParams extends Omit<ListParams, 'offset' | 'limit'> {
 export class CollectionService<T extends object = Record<string, unknown>> {
   private readonly docs: string;
 
-  constructor(private readonly http: Sender, readonly name: string) {
+  constructor(
+    private readonly http: Sender,
+    readonly name: string,
+  ) {
     this.docs = `/${encodeURIComponent(name)}/docs`;
   }
 
@@ -54,7 +57,10 @@ export class CollectionService<T extends object = Record<string, unknown>> {
   /** Inserts up to 1,000 documents, all or nothing; answers them in input order. */
   async bulkCreate(documents: NewDoc<T>[], opts?: CallOptions): Promise<Doc<T>[]> {
     const r = await this.http.send<{ documents: Doc<T>[] }>({
-      method: 'POST', path: `/${encodeURIComponent(this.name)}/bulk`, body: { documents }, signal: opts?.signal,
+      method: 'POST',
+      path: `/${encodeURIComponent(this.name)}/bulk`,
+      body: { documents },
+      signal: opts?.signal,
     });
     return r.documents;
   }
@@ -63,7 +69,9 @@ export class CollectionService<T extends object = Record<string, unknown>> {
   list(params: ListParams = {}, opts?: CallOptions): Promise<ListResult<T>> {
     const { filter, ...rest } = params;
     return this.http.send({
-      method: 'GET', path: this.docs, signal: opts?.signal,
+      method: 'GET',
+      path: this.docs,
+      signal: opts?.signal,
       query: { ...rest, filter: filter === undefined ? undefined : JSON.stringify(filter) },
     });
   }

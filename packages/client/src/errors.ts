@@ -59,7 +59,8 @@ export class SvcError extends Error {
   static fromResponse(status: number, body: unknown, retryAfterHeader: string | null): SvcError {
     const b = (body && typeof body === 'object' ? body : {}) as { error?: { code?: unknown; message?: unknown; details?: unknown }; retryAfter?: unknown };
     const err = b.error ?? {};
-    const retryAfter = typeof b.retryAfter === 'number' ? b.retryAfter : retryAfterHeader !== null && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
+    const retryAfter =
+      typeof b.retryAfter === 'number' ? b.retryAfter : retryAfterHeader !== null && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
     return new SvcError({
       status,
       code: typeof err.code === 'string' ? err.code : status >= 500 ? 'internal' : 'http_error',

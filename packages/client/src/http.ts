@@ -61,7 +61,12 @@ export class Http implements Sender {
   private readonly maxRetries: number;
   private readonly maxRetryAfter: number;
 
-  constructor(url: string, private readonly key: string, private readonly fetchFn: FetchLike, retry: RetryOptions = {}) {
+  constructor(
+    url: string,
+    private readonly key: string,
+    private readonly fetchFn: FetchLike,
+    retry: RetryOptions = {},
+  ) {
     this.base = url.replace(/\/+$/, '').replace(/\/v1$/, '') + '/v1';
     this.maxRetries = retry.maxRetries ?? 2;
     this.maxRetryAfter = retry.maxRetryAfterSeconds ?? 60;

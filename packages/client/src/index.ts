@@ -7,13 +7,22 @@ export { SvcError, type ErrorDetail } from './errors.js';
 export { CollectionService, type IterateParams } from './collection.js';
 export { AuthService, type AuthChangeEvent, type AuthStateListener, type RedirectOptions } from './auth.js';
 export {
-  RealtimeService, type RealtimeEvent, type RealtimeOptions, type RealtimeState, type RealtimeStateInfo, type SubscribeOptions,
+  RealtimeService,
+  type RealtimeEvent,
+  type RealtimeOptions,
+  type RealtimeState,
+  type RealtimeStateInfo,
+  type SubscribeOptions,
 } from './realtime.js';
 export { RulesService } from './rules.js';
 export { WebhooksService } from './webhooks.js';
 export { verifyWebhook } from './verify-webhook.js';
 export {
-  MemorySessionStore, LocalStorageSessionStore, defaultSessionStore, type SessionStore, type StoredSession,
+  MemorySessionStore,
+  LocalStorageSessionStore,
+  defaultSessionStore,
+  type SessionStore,
+  type StoredSession,
 } from './session-store.js';
 export type { CallOptions, FetchLike, RetryOptions, Sender, SendOptions } from './http.js';
 export type { WebSocketConstructor, WebSocketLike } from './websocket.js';

@@ -144,7 +144,9 @@ class Subscription<T extends object> {
       this.detach();
       // Refused before `ready`, or closed because the token or its session ended: ask for a new one.
       if (!ready || ev.code === CLOSE_UNAUTHORIZED) this.token = undefined;
-      this.retry(new SvcError({ status: 0, code: 'connection_closed', message: `Realtime connection closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''})` }));
+      this.retry(
+        new SvcError({ status: 0, code: 'connection_closed', message: `Realtime connection closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''})` }),
+      );
     };
     ws.onerror = () => undefined; // a close event always follows
   }
@@ -168,7 +170,9 @@ class Subscription<T extends object> {
       try {
         this.onEvent(msg as unknown as RealtimeEvent<T>);
       } catch (e) {
-        queueMicrotask(() => { throw e; }); // the caller's bug; the feed goes on
+        queueMicrotask(() => {
+          throw e;
+        }); // the caller's bug; the feed goes on
       }
     } else if (msg.type === 'reset') {
       // The ids we hold mean nothing to the server any more; continue live from here.
@@ -262,7 +266,11 @@ export class RealtimeService {
    * `session`: the end user's session for a public-key client (its token goes with every token
    * request, and a change of user renews the connection); undefined for a secret key.
    */
-  constructor(private readonly http: Http, private readonly cfg: RealtimeOptions, private readonly session?: UserSession) {}
+  constructor(
+    private readonly http: Http,
+    private readonly cfg: RealtimeOptions,
+    private readonly session?: UserSession,
+  ) {}
 
   /**
    * Listens to changes in `collections`. Fetches a token, connects, and keeps the feed going across

@@ -31,7 +31,10 @@ export class MemorySessionStore implements SessionStore {
 
 /** Keeps the session in `localStorage` under one key (the default in browsers), so it survives reloads. */
 export class LocalStorageSessionStore implements SessionStore {
-  constructor(private readonly storageKey = 'svc.session', private readonly storage: Storage = globalThis.localStorage) {}
+  constructor(
+    private readonly storageKey = 'svc.session',
+    private readonly storage: Storage = globalThis.localStorage,
+  ) {}
   get(): StoredSession | null {
     const raw = this.storage.getItem(this.storageKey);
     if (!raw) return null;

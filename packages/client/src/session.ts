@@ -19,7 +19,10 @@ export class UserSession implements Sender {
   private readonly informed = new WeakSet<AuthStateListener>();
   private readonly tokenListeners = new Set<() => void>();
 
-  constructor(private readonly http: Http, private readonly store: SessionStore) {}
+  constructor(
+    private readonly http: Http,
+    private readonly store: SessionStore,
+  ) {}
 
   /** The stored session, or null when signed out. */
   async get(): Promise<StoredSession | null> {
@@ -101,6 +104,8 @@ function safely(listener: () => void): void {
   try {
     listener();
   } catch (e) {
-    queueMicrotask(() => { throw e; });
+    queueMicrotask(() => {
+      throw e;
+    });
   }
 }

@@ -10,7 +10,11 @@ type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M
 /** The JSON answer of an operation for one status. */
 export type ResponseBody<P extends keyof paths, M extends Method, S extends number> =
   Operation<P, M> extends { responses: infer R }
-    ? S extends keyof R ? (R[S] extends { content: { 'application/json': infer J } } ? J : never) : never
+    ? S extends keyof R
+      ? R[S] extends { content: { 'application/json': infer J } }
+        ? J
+        : never
+      : never
     : never;
 
 /** The JSON body an operation takes. */
@@ -18,8 +22,7 @@ export type RequestBody<P extends keyof paths, M extends Method> =
   Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
 /** The query parameters of an operation. */
-export type QueryParams<P extends keyof paths, M extends Method> =
-  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type QueryParams<P extends keyof paths, M extends Method> = Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 /** The fields the service adds to every document. */
 export type SystemFields = Pick<ResponseBody<'/v1/{collection}/docs/{id}', 'get', 200>, 'id' | 'createdAt' | 'updatedAt'>;
@@ -31,9 +34,7 @@ export type Doc<T extends object = Record<string, unknown>> = T & SystemFields;
 export type NewDoc<T extends object = Record<string, unknown>> = T & { id?: string };
 
 /** A JSON Merge Patch (RFC 7396) of T: nested objects merge, `null` removes a field. */
-export type MergePatch<T> = T extends readonly unknown[]
-  ? T
-  : T extends object ? { [K in keyof T]?: MergePatch<T[K]> | null } : T;
+export type MergePatch<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: MergePatch<T[K]> | null } : T;
 
 /** One page of a list. */
 export interface ListResult<T extends object = Record<string, unknown>> {

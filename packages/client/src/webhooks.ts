@@ -1,6 +1,14 @@
 import type { CallOptions, Http } from './http.js';
 import type {
-  CreatedWebhook, CreateWebhookParams, DeliveriesParams, Delivery, DeliveryDetail, DeliveryList, UpdateWebhookParams, Webhook, WebhookSecret,
+  CreatedWebhook,
+  CreateWebhookParams,
+  DeliveriesParams,
+  Delivery,
+  DeliveryDetail,
+  DeliveryList,
+  UpdateWebhookParams,
+  Webhook,
+  WebhookSecret,
 } from './types.js';
 
 /**
@@ -60,7 +68,9 @@ export class WebhooksService {
   /** Queues a new attempt of a finished delivery; 409 `conflict` while one is pending. */
   async retry(id: string, deliveryId: string, opts?: CallOptions): Promise<Delivery> {
     const r = await this.http.send<{ delivery: Delivery }>({
-      method: 'POST', path: `${this.path(id)}/deliveries/${encodeURIComponent(deliveryId)}/retry`, signal: opts?.signal,
+      method: 'POST',
+      path: `${this.path(id)}/deliveries/${encodeURIComponent(deliveryId)}/retry`,
+      signal: opts?.signal,
     });
     return r.delivery;
   }

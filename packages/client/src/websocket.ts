@@ -31,7 +31,12 @@ export async function resolveWebSocket(given: WebSocketConstructor | undefined):
       const mod = (await import(/* @vite-ignore */ /* webpackIgnore: true */ specifier)) as { default?: unknown; WebSocket?: unknown };
       return (mod.WebSocket ?? mod.default) as WebSocketConstructor;
     } catch (e) {
-      throw new SvcError({ status: 0, code: 'websocket_unavailable', message: 'This Node has no WebSocket: npm install ws (or pass createClient({ WebSocket }))', cause: e });
+      throw new SvcError({
+        status: 0,
+        code: 'websocket_unavailable',
+        message: 'This Node has no WebSocket: npm install ws (or pass createClient({ WebSocket }))',
+        cause: e,
+      });
     }
   }
   throw new SvcError({ status: 0, code: 'websocket_unavailable', message: 'No WebSocket implementation: pass createClient({ WebSocket })' });

@@ -7,8 +7,7 @@ import { oauthBrowser } from '../../server/test/helpers/oauth-browser.ts';
 import { LocalStorageSessionStore, MemorySessionStore, SvcError, type AuthChangeEvent } from '../src/index.ts';
 import { fixture, type Fixture } from './helpers.ts';
 
-const isCode = (code: string, status?: number) => (e: unknown) =>
-  e instanceof SvcError && e.code === code && (status === undefined || e.status === status);
+const isCode = (code: string, status?: number) => (e: unknown) => e instanceof SvcError && e.code === code && (status === undefined || e.status === status);
 
 describe('auth', () => {
   let f: Fixture;
@@ -23,7 +22,8 @@ describe('auth', () => {
     const db = await f.server.app.inject({ method: 'GET', url: '/v1/admin/databases', headers: { authorization: `Bearer ${await f.server.operatorToken()}` } });
     const id = (db.json() as { databases: Array<{ id: string }> }).databases[0].id;
     const r = await request(f.server, 'PATCH', `/admin/databases/${id}`, {
-      key: await f.server.operatorToken(), body: { settings: { oauth: { github: { clientId: GH.id, clientSecret: GH.secret } } } },
+      key: await f.server.operatorToken(),
+      body: { settings: { oauth: { github: { clientId: GH.id, clientSecret: GH.secret } } } },
     });
     assert.equal(r.status, 200, r.text);
   });
@@ -60,7 +60,11 @@ describe('auth', () => {
     assert.equal(stale.status, 401);
     stop();
     assert.deepEqual(events, [
-      ['INITIAL_SESSION', undefined], ['SIGNED_IN', 'Ada'], ['USER_UPDATED', 'Ada L.'], ['TOKEN_REFRESHED', 'Ada L.'], ['SIGNED_OUT', undefined],
+      ['INITIAL_SESSION', undefined],
+      ['SIGNED_IN', 'Ada'],
+      ['USER_UPDATED', 'Ada L.'],
+      ['TOKEN_REFRESHED', 'Ada L.'],
+      ['SIGNED_OUT', undefined],
     ]);
   });
 
@@ -100,8 +104,14 @@ describe('auth', () => {
     assert.equal(reset.searchParams.get('email'), 'dan@example.com');
     await client.auth.resetPassword({ email: 'dan@example.com', token: reset.searchParams.get('token')!, newPassword: 'password-dan-2' });
     await assert.rejects(client.auth.getUser(), isCode('invalid_session'), 'reset ends every session');
-    await assert.rejects(client.auth.resetPassword({ email: 'dan@example.com', token: reset.searchParams.get('token')!, newPassword: 'x-password-3' }), isCode('invalid_token', 401));
-    await assert.rejects(client.auth.forgotPassword({ email: 'dan@example.com', redirectUrl: 'https://evil.example.com/' }), isCode('redirect_url_not_allowed', 400));
+    await assert.rejects(
+      client.auth.resetPassword({ email: 'dan@example.com', token: reset.searchParams.get('token')!, newPassword: 'x-password-3' }),
+      isCode('invalid_token', 401),
+    );
+    await assert.rejects(
+      client.auth.forgotPassword({ email: 'dan@example.com', redirectUrl: 'https://evil.example.com/' }),
+      isCode('redirect_url_not_allowed', 400),
+    );
 
     await client.auth.sendMagicLink({ email: 'eve@example.com', redirectUrl: 'http://localhost:5173/magic' });
     const magic = linkIn(await sink.next('eve@example.com'));
@@ -158,8 +168,12 @@ describe('auth', () => {
   test('LocalStorageSessionStore keeps the session across clients (a page reload)', async () => {
     const data = new Map<string, string>();
     const storage = {
-      getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v),
-      removeItem: (k: string) => void data.delete(k), clear: () => data.clear(), key: () => null, length: 0,
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+      removeItem: (k: string) => void data.delete(k),
+      clear: () => data.clear(),
+      key: () => null,
+      length: 0,
     } as Storage;
     const first = f.browser({ sessionStore: new LocalStorageSessionStore('svc.test', storage) });
     await first.auth.signUp({ email: 'fay@example.com', password: 'password-fay' });

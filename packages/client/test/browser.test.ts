@@ -12,9 +12,21 @@ import { fixture, type Fixture } from './helpers.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
-const missing = !existsSync(CHROMIUM) ? `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)` : !existsSync(join(DIST, 'index.js')) ? 'the SDK is not built (npm run build -w @svc/client)' : undefined;
+const missing = !existsSync(CHROMIUM)
+  ? `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`
+  : !existsSync(join(DIST, 'index.js'))
+    ? 'the SDK is not built (npm run build -w @svc/client)'
+    : undefined;
 if (missing && process.env.CI === 'true') throw new Error(`${missing}: under CI the browser test must run`);
 
 const PAGE = (publicKey: string) => `<!doctype html>
@@ -58,7 +70,14 @@ async function startPageServer(svcUrl: string, publicKey: string) {
     req.pipe(upstream);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 interface PageLog {
@@ -92,7 +111,11 @@ test('Chromium: the built SDK with a public key signs up and receives a realtime
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(pages.url);
-  await page.waitForFunction(() => (window as unknown as { log?: PageLog }).log?.states.includes('open') || (window as unknown as { log?: PageLog }).log?.errors.length, undefined, { timeout: 15_000 });
+  await page.waitForFunction(
+    () => (window as unknown as { log?: PageLog }).log?.states.includes('open') || (window as unknown as { log?: PageLog }).log?.errors.length,
+    undefined,
+    { timeout: 15_000 },
+  );
   let log = await page.evaluate(() => (window as unknown as { log: PageLog }).log);
   assert.deepEqual(log.errors, []);
   assert.equal(log.user?.email, 'browser@example.com');

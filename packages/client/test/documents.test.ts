@@ -3,12 +3,21 @@ import assert from 'node:assert/strict';
 import { SvcError, type Doc } from '../src/index.ts';
 import { fixture, type Fixture } from './helpers.ts';
 
-interface Post { title: string; score: number; kind?: string; meta?: { a?: number; b?: number } }
+interface Post {
+  title: string;
+  score: number;
+  kind?: string;
+  meta?: { a?: number; b?: number };
+}
 
 describe('documents', () => {
   let f: Fixture;
-  before(async () => { f = await fixture(); });
-  after(async () => { await f.close(); });
+  before(async () => {
+    f = await fixture();
+  });
+  after(async () => {
+    await f.close();
+  });
 
   test('create, get, update (merge patch), delete', async () => {
     const posts = f.admin().collection<Post>('posts');
@@ -39,9 +48,22 @@ describe('documents', () => {
 
   test('bulkCreate answers in input order', async () => {
     const c = f.admin().collection<Post>('bulk');
-    const docs = await c.bulkCreate([{ title: 'a', score: 1 }, { title: 'b', score: 2 }, { title: 'c', score: 3 }]);
-    assert.deepEqual(docs.map((d) => d.title), ['a', 'b', 'c']);
-    await assert.rejects(c.bulkCreate([{ id: 'x', title: 'x', score: 0 }, { id: 'x', title: 'y', score: 0 }]), (e: unknown) => e instanceof SvcError && e.code === 'conflict');
+    const docs = await c.bulkCreate([
+      { title: 'a', score: 1 },
+      { title: 'b', score: 2 },
+      { title: 'c', score: 3 },
+    ]);
+    assert.deepEqual(
+      docs.map((d) => d.title),
+      ['a', 'b', 'c'],
+    );
+    await assert.rejects(
+      c.bulkCreate([
+        { id: 'x', title: 'x', score: 0 },
+        { id: 'x', title: 'y', score: 0 },
+      ]),
+      (e: unknown) => e instanceof SvcError && e.code === 'conflict',
+    );
     assert.equal((await c.list()).total, 3, 'all or nothing');
   });
 
@@ -54,7 +76,11 @@ describe('documents', () => {
     assert.equal(page.offset, 2);
     assert.equal(page.documents.length, 5);
     const scores = page.documents.map((d) => d.score);
-    assert.deepEqual([...scores].sort((a, b) => b - a), scores, 'sorted desc');
+    assert.deepEqual(
+      [...scores].sort((a, b) => b - a),
+      scores,
+      'sorted desc',
+    );
     assert.ok(scores.every((s) => s >= 5 && s % 2 === 1));
     const or = await c.list({ filter: { $or: [{ score: 0 }, { score: 9 }] }, limit: 100 });
     assert.equal(or.total, 6);
@@ -65,13 +91,20 @@ describe('documents', () => {
     const created = await c.bulkCreate(Array.from({ length: 250 }, (_, i) => ({ title: `t${i}`, score: i })));
     const seen: Doc<Post>[] = [];
     for await (const d of c.iterate({ pageSize: 40 })) seen.push(d);
-    assert.deepEqual(seen.map((d) => d.id), created.map((d) => d.id), 'every document once, oldest first');
+    assert.deepEqual(
+      seen.map((d) => d.id),
+      created.map((d) => d.id),
+      'every document once, oldest first',
+    );
     let n = 0;
     for await (const d of c) n += d.score >= 0 ? 1 : 0;
     assert.equal(n, 250);
     const filtered: number[] = [];
     for await (const d of c.iterate({ pageSize: 7, filter: { score: { $lt: 20 } }, sortBy: 'score', sortOrder: 'desc' })) filtered.push(d.score);
-    assert.deepEqual(filtered, Array.from({ length: 20 }, (_, i) => 19 - i));
+    assert.deepEqual(
+      filtered,
+      Array.from({ length: 20 }, (_, i) => 19 - i),
+    );
   });
 
   test('collections() and a public key is read-only', async () => {

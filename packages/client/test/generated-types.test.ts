@@ -17,6 +17,8 @@ test("src/generated/api.ts is what the server's schemas generate today", async (
   const committed = readFileSync(OUTPUT, 'utf8');
   assert.ok(fresh.includes('"/v1/{collection}/docs"') && fresh.includes('"/v1/realtime/token"'), 'the generator sees the routes');
   if (committed !== fresh) {
-    assert.fail(`The SDK's API types are stale: run \`npm run generate -w @svc/client\` and commit src/generated/api.ts.\nFirst difference at ${firstDifference(committed, fresh)}`);
+    assert.fail(
+      `The SDK's API types are stale: run \`npm run generate -w @svc/client\` and commit src/generated/api.ts.\nFirst difference at ${firstDifference(committed, fresh)}`,
+    );
   }
 });

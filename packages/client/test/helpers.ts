@@ -24,8 +24,10 @@ export interface Fixture {
 export async function fixture(opts: StartOptions = {}): Promise<Fixture> {
   const server = await startServer('sqlite', opts);
   const { secretKey, publicKey } = await server.createDatabase();
-  const make = (key: string) => (o: Partial<ClientOptions> = {}) =>
-    createClient({ url: server.url, key, sessionStore: new MemorySessionStore(), ...o });
+  const make =
+    (key: string) =>
+    (o: Partial<ClientOptions> = {}) =>
+      createClient({ url: server.url, key, sessionStore: new MemorySessionStore(), ...o });
   return { server, secretKey, publicKey, admin: make(secretKey), browser: make(publicKey), close: () => server.close() };
 }
 
@@ -75,11 +77,15 @@ export async function startRecorder(target: string) {
       requests.push(seen);
       try {
         const r = await fetch(target + req.url, {
-          method: req.method, headers: req.headers as Record<string, string>, body: chunks.length ? Buffer.concat(chunks) : undefined,
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: chunks.length ? Buffer.concat(chunks) : undefined,
         });
         seen.status = r.status;
         const h: Record<string, string> = {};
-        r.headers.forEach((v, k) => { if (k !== 'content-encoding' && k !== 'transfer-encoding') h[k] = v; });
+        r.headers.forEach((v, k) => {
+          if (k !== 'content-encoding' && k !== 'transfer-encoding') h[k] = v;
+        });
         res.writeHead(r.status, h).end(Buffer.from(await r.arrayBuffer()));
       } catch {
         res.destroy();
@@ -88,5 +94,13 @@ export async function startRecorder(target: string) {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, requests, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }

@@ -21,22 +21,36 @@ async function startProxy(target: string) {
     }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => setTimeout(async () => {
-      try {
-        const r = await fetch(target + req.url, {
-          method: req.method, headers: req.headers as Record<string, string>, body: chunks.length ? Buffer.concat(chunks) : undefined,
-        });
-        const h: Record<string, string> = {};
-        r.headers.forEach((v, k) => { if (k !== 'content-encoding' && k !== 'transfer-encoding') h[k] = v; });
-        res.writeHead(r.status, h).end(Buffer.from(await r.arrayBuffer()));
-      } catch {
-        res.destroy();
-      }
-    }, ctl.delayMs));
+    req.on('end', () =>
+      setTimeout(async () => {
+        try {
+          const r = await fetch(target + req.url, {
+            method: req.method,
+            headers: req.headers as Record<string, string>,
+            body: chunks.length ? Buffer.concat(chunks) : undefined,
+          });
+          const h: Record<string, string> = {};
+          r.headers.forEach((v, k) => {
+            if (k !== 'content-encoding' && k !== 'transfer-encoding') h[k] = v;
+          });
+          res.writeHead(r.status, h).end(Buffer.from(await r.arrayBuffer()));
+        } catch {
+          res.destroy();
+        }
+      }, ctl.delayMs),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { ctl, url, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    ctl,
+    url,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 describe('http: 429 retries, aborts', () => {
@@ -73,7 +87,10 @@ describe('http: 429 retries, aborts', () => {
       const c = limited.admin({ retry: { maxRetryAfterSeconds: 5 } }).collection('x');
       for (let i = 0; i < 3; i++) await c.list();
       const t0 = Date.now();
-      await assert.rejects(c.list(), (e: unknown) => e instanceof SvcError && e.status === 429 && e.code === 'rate_limited' && typeof e.retryAfter === 'number' && e.retryAfter > 0);
+      await assert.rejects(
+        c.list(),
+        (e: unknown) => e instanceof SvcError && e.status === 429 && e.code === 'rate_limited' && typeof e.retryAfter === 'number' && e.retryAfter > 0,
+      );
       assert.ok(Date.now() - t0 < 1000, 'thrown at once: the wait is over the bound');
     } finally {
       await limited.close();

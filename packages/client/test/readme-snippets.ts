@@ -29,8 +29,14 @@ export function sectionBlocks(title: string): CodeBlock[] {
 export function typeErrors(snippets: string[]): string[] {
   const files = new Map(snippets.map((code, i) => [fileURLToPath(new URL(`./readme-snippet-${i}.ts`, import.meta.url)), code]));
   const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: ['node'], strict: true, noEmit: true, skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: ['node'],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
   };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
@@ -56,7 +62,10 @@ const AsyncFunction = (async () => undefined).constructor as new (...params: str
  * variables named in `results`.
  */
 export async function runSnippet<R extends Record<string, unknown>>(
-  code: string, sdk: object, globals: Record<string, unknown>, results: Array<keyof R & string>,
+  code: string,
+  sdk: object,
+  globals: Record<string, unknown>,
+  results: Array<keyof R & string>,
 ): Promise<R> {
   const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
   const body = js.replace(/^import \{([^}]*)\} from '@svc\/client';$/gm, 'const {$1} = __sdk;');

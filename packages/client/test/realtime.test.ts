@@ -6,9 +6,7 @@ import { join } from 'node:path';
 import { startProcess, type ServerProcess } from '../../server/test/helpers/process.ts';
 import { freePort, OPERATOR } from '../../server/test/helpers/server.ts';
 import { ManualClock } from '../../server/src/infra/clock.ts';
-import {
-  createClient, MemorySessionStore, SvcError, type RealtimeEvent, type RealtimeState,
-} from '../src/index.ts';
+import { createClient, MemorySessionStore, SvcError, type RealtimeEvent, type RealtimeState } from '../src/index.ts';
 import { fixture, killableWebSocket, until, type Fixture } from './helpers.ts';
 
 /** Asserts each event id arrives once, in increasing order. */
@@ -22,8 +20,12 @@ const fast = { reconnectInitialMs: 50, reconnectMaxMs: 500 };
 describe('realtime', () => {
   let f: Fixture;
   const clock = new ManualClock();
-  before(async () => { f = await fixture({ clock }); });
-  after(async () => { await f.close(); });
+  before(async () => {
+    f = await fixture({ clock });
+  });
+  after(async () => {
+    await f.close();
+  });
 
   test('the socket is killed again and again while writes continue: every event arrives exactly once, in order', async () => {
     const ws = killableWebSocket();
@@ -64,8 +66,15 @@ describe('realtime', () => {
     assert.ok(kills >= 3, `killed ${kills} times`);
     assert.ok(ws.sockets.length >= kills + 1, 'reconnected after every kill');
     assertOnceInOrder(received);
-    assert.deepEqual(received.map((e) => e.id), expected.map((c) => c.id), 'exactly the committed events of posts');
-    assert.deepEqual(received.map((e) => e.event), expected.map((c) => c.type));
+    assert.deepEqual(
+      received.map((e) => e.id),
+      expected.map((c) => c.id),
+      'exactly the committed events of posts',
+    );
+    assert.deepEqual(
+      received.map((e) => e.event),
+      expected.map((c) => c.type),
+    );
     assert.ok(received.every((e) => e.collection === 'posts' && typeof e.document.id === 'string'));
     assert.equal(states[0], 'connecting');
     assert.ok(states.filter((s) => s === 'reconnecting').length >= kills - 1);
@@ -105,7 +114,11 @@ describe('realtime', () => {
     const resets: string[] = [];
     let open = false;
     const unsubscribe = client.realtime.subscribe(['resets'], (e) => received.push(e), {
-      after: '999999999', onReset: (r) => resets.push(r), onState: (s) => { open ||= s === 'open'; },
+      after: '999999999',
+      onReset: (r) => resets.push(r),
+      onState: (s) => {
+        open ||= s === 'open';
+      },
     });
     await until(() => open && resets.length === 1, 5000, 'reset');
     await client.collection('resets').create({ x: 1 });
@@ -116,14 +129,22 @@ describe('realtime', () => {
   test('a bad key is fatal: state closed with the API error; unsubscribe stops delivery', async () => {
     const bad = createClient({ url: f.server.url, key: 'svc_sk_' + 'y'.repeat(40), sessionStore: new MemorySessionStore() });
     let final: { state: RealtimeState; error?: unknown } | undefined;
-    bad.realtime.subscribe(['x'], () => undefined, { onState: (state, info) => { final = { state, error: info.error }; } });
+    bad.realtime.subscribe(['x'], () => undefined, {
+      onState: (state, info) => {
+        final = { state, error: info.error };
+      },
+    });
     await until(() => final?.state === 'closed', 5000, 'closed');
     assert.ok(final?.error instanceof SvcError && final.error.code === 'invalid_api_key');
 
     const client = f.admin();
     const got: RealtimeEvent[] = [];
     let open = false;
-    const unsubscribe = client.realtime.subscribe(['quiet'], (e) => got.push(e), { onState: (s) => { open ||= s === 'open'; } });
+    const unsubscribe = client.realtime.subscribe(['quiet'], (e) => got.push(e), {
+      onState: (s) => {
+        open ||= s === 'open';
+      },
+    });
     await until(() => open);
     unsubscribe();
     await client.collection('quiet').create({ x: 1 });
@@ -146,7 +167,9 @@ describe('realtime', () => {
 describe('realtime across a server crash', () => {
   let dir: string;
   let proc: ServerProcess | undefined;
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'svc-client-crash-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-client-crash-'));
+  });
   after(async () => {
     await proc?.kill();
     rmSync(dir, { recursive: true, force: true });
@@ -156,12 +179,24 @@ describe('realtime across a server crash', () => {
     const port = await freePort();
     const env = { DATABASE_URL: `sqlite:${join(dir, 'svc.db')}` };
     proc = await startProcess(env, port);
-    const op = await (await fetch(`${proc.base}/admin/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OPERATOR) })).json() as { token: string };
-    const created = await (await fetch(`${proc.base}/admin/databases`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${op.token}` }, body: JSON.stringify({ name: 'crash' }),
-    })).json() as { key: { key: string } };
+    const op = (await (
+      await fetch(`${proc.base}/admin/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OPERATOR) })
+    ).json()) as { token: string };
+    const created = (await (
+      await fetch(`${proc.base}/admin/databases`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${op.token}` },
+        body: JSON.stringify({ name: 'crash' }),
+      })
+    ).json()) as { key: { key: string } };
 
-    const client = createClient({ url: proc.url, key: created.key.key, sessionStore: new MemorySessionStore(), realtime: { reconnectInitialMs: 100, reconnectMaxMs: 1000 }, retry: { maxRetries: 0 } });
+    const client = createClient({
+      url: proc.url,
+      key: created.key.key,
+      sessionStore: new MemorySessionStore(),
+      realtime: { reconnectInitialMs: 100, reconnectMaxMs: 1000 },
+      retry: { maxRetries: 0 },
+    });
     const received: RealtimeEvent<{ n: number }>[] = [];
     const states: RealtimeState[] = [];
     const unsubscribe = client.realtime.subscribe<{ n: number }>(['items'], (e) => received.push(e), { onState: (s) => states.push(s) });
@@ -182,7 +217,9 @@ describe('realtime across a server crash', () => {
         }
       }
     };
-    const writer = (async () => { for (let n = 0; n < TOTAL; n++) await write(n); })();
+    const writer = (async () => {
+      for (let n = 0; n < TOTAL; n++) await write(n);
+    })();
     await until(() => received.length >= 40, 10_000, 'some events before the crash');
     await proc.kill('SIGKILL');
     await until(() => states.at(-1) === 'reconnecting', 5000, 'reconnecting');
@@ -193,7 +230,10 @@ describe('realtime across a server crash', () => {
     unsubscribe();
 
     assertOnceInOrder(received);
-    assert.deepEqual(received.map((e) => e.document.id), Array.from({ length: TOTAL }, (_, n) => `item-${n}`));
+    assert.deepEqual(
+      received.map((e) => e.document.id),
+      Array.from({ length: TOTAL }, (_, n) => `item-${n}`),
+    );
     assert.ok(received.every((e) => e.event === 'document.created'));
     assert.ok(states.filter((s) => s === 'open').length >= 2, 'reconnected to the new process');
   });
@@ -201,8 +241,12 @@ describe('realtime across a server crash', () => {
 
 describe('realtime: slow consumer', () => {
   let f: Fixture;
-  before(async () => { f = await fixture({ env: { REALTIME_MAX_BUFFER_BYTES: '65536' } }); });
-  after(async () => { await f.close(); });
+  before(async () => {
+    f = await fixture({ env: { REALTIME_MAX_BUFFER_BYTES: '65536' } });
+  });
+  after(async () => {
+    await f.close();
+  });
 
   test('closed with 4008 while it stalls, it resumes with after and misses nothing', async () => {
     const ws = killableWebSocket();
@@ -227,9 +271,15 @@ describe('realtime: slow consumer', () => {
     await until(() => received.length >= 60, 20_000, `60 events (have ${received.length})`);
     await new Promise((r) => setTimeout(r, 200));
     unsubscribe();
-    assert.ok(drops.some((m) => m.includes('4008')), `dropped as a slow consumer: ${drops.join('; ')}`);
+    assert.ok(
+      drops.some((m) => m.includes('4008')),
+      `dropped as a slow consumer: ${drops.join('; ')}`,
+    );
     assert.ok(opens >= 2, 'reconnected');
     assertOnceInOrder(received);
-    assert.deepEqual(received.map((e) => e.document.id), ids);
+    assert.deepEqual(
+      received.map((e) => e.document.id),
+      ids,
+    );
   });
 });

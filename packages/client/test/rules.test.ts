@@ -29,8 +29,12 @@ void [fitsTheServer, badAuthField, badOperation, badForm, membership];
 
 describe('rules', () => {
   let f: Fixture;
-  before(async () => { f = await fixture(); });
-  after(async () => { await f.close(); });
+  before(async () => {
+    f = await fixture();
+  });
+  after(async () => {
+    await f.close();
+  });
 
   test('get answers the default, set replaces the rules whole and get answers them as written', async () => {
     const admin = f.admin();

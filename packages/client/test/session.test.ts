@@ -22,7 +22,11 @@ async function everyDocumentCall(client: SvcClient): Promise<void> {
   await quietly(todos.update('some-id', { title: 'changed' }));
   await quietly(todos.delete('some-id'));
   await quietly(todos.list({ filter: { title: 'one' } }));
-  await quietly((async () => { for await (const _ of todos.iterate({ pageSize: 10 })) break; })());
+  await quietly(
+    (async () => {
+      for await (const _ of todos.iterate({ pageSize: 10 })) break;
+    })(),
+  );
   await quietly(client.collections());
 }
 
@@ -48,10 +52,22 @@ describe('X-Session-Token on documents and realtime', () => {
     assert.equal(docs.length, recorder.requests.length, 'no call besides the document calls');
     assert.deepEqual(
       docs.map((r) => `${r.method} ${r.url.split('?')[0]}`),
-      ['POST /v1/todos/docs', 'POST /v1/todos/bulk', 'GET /v1/todos/docs/some-id', 'PATCH /v1/todos/docs/some-id', 'DELETE /v1/todos/docs/some-id', 'GET /v1/todos/docs', 'GET /v1/todos/docs', 'GET /v1/collections'],
+      [
+        'POST /v1/todos/docs',
+        'POST /v1/todos/bulk',
+        'GET /v1/todos/docs/some-id',
+        'PATCH /v1/todos/docs/some-id',
+        'DELETE /v1/todos/docs/some-id',
+        'GET /v1/todos/docs',
+        'GET /v1/todos/docs',
+        'GET /v1/collections',
+      ],
     );
     for (const r of docs) assert.equal(r.session, session.token, `${r.method} ${r.url} carries the session`);
-    assert.ok(docs.every((r) => r.status > 0), 'the real server answered each');
+    assert.ok(
+      docs.every((r) => r.status > 0),
+      'the real server answered each',
+    );
     assert.equal(store.get()?.token, session.token, 'answers other than invalid_session keep the session');
   });
 
@@ -70,10 +86,19 @@ describe('X-Session-Token on documents and realtime', () => {
     recorder.requests.length = 0;
     await everyDocumentCall(admin);
     let open = false;
-    t.after(admin.realtime.subscribe(['todos'], () => undefined, { onState: (s) => { open ||= s === 'open'; } }));
+    t.after(
+      admin.realtime.subscribe(['todos'], () => undefined, {
+        onState: (s) => {
+          open ||= s === 'open';
+        },
+      }),
+    );
     await until(() => open, 5000, 'open');
     assert.ok(recorder.requests.some(isTokenRequest));
-    assert.ok(recorder.requests.every((r) => r.session === undefined), 'a secret-key backend sends what it always sent');
+    assert.ok(
+      recorder.requests.every((r) => r.session === undefined),
+      'a secret-key backend sends what it always sent',
+    );
     assert.equal((await admin.auth.getUser()).email, 'backend-user@example.com', 'its own auth calls still act as the user');
   });
 
@@ -113,6 +138,9 @@ describe('X-Session-Token on documents and realtime', () => {
     await until(() => opens() === 5, 5000, 'reopened after the drop');
     assert.deepEqual(tokens(), [ada.session.token, bob.session.token, undefined, carol.session.token]);
     unsubscribe();
-    assert.ok(ws.sockets.every((s) => s.readyState !== s.OPEN), 'every replaced socket was closed');
+    assert.ok(
+      ws.sockets.every((s) => s.readyState !== s.OPEN),
+      'every replaced socket was closed',
+    );
   });
 });

@@ -56,8 +56,12 @@ function cli(server: TestServer, args: string[]): Promise<{ code: number | null;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: server.db.url } });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, out }));
   });
@@ -110,9 +114,16 @@ forEachStore('a private todo app with rules (README)', (kind) => {
   test('step 2, two users: each lists and gets only their own todos, and writes only their own', async () => {
     ada = await browserApp(server, db, 'ada@example.com');
     bob = await browserApp(server, db, 'bob@example.com');
-    for (const [app, name] of [[ada, 'ada'], [bob, 'bob']] as const) {
+    for (const [app, name] of [
+      [ada, 'ada'],
+      [bob, 'bob'],
+    ] as const) {
       assert.equal(app.user.email, `${name}@example.com`);
-      assert.deepEqual(app.documents.map((t) => [t.id, t.title, t.done, t.owner]), [[app.todo.id, 'Buy milk', true, app.user.id]], `${name} lists their own todo only`);
+      assert.deepEqual(
+        app.documents.map((t) => [t.id, t.title, t.done, t.owner]),
+        [[app.todo.id, 'Buy milk', true, app.user.id]],
+        `${name} lists their own todo only`,
+      );
       assert.equal(app.log[0], JSON.stringify(['✓ Buy milk']), `${name}'s snippet printed their list`);
     }
     assert.equal((await admin.collection('todos').list()).total, 2, 'both todos exist');
@@ -127,7 +138,14 @@ forEachStore('a private todo app with rules (README)', (kind) => {
     assert.deepEqual([page.total, page.documents.map((t) => t.id)], [1, [ada.todo.id]], 'a filter never reaches past the rule');
     assert.deepEqual(await ada.svc.collections(), [], 'no collection is readable by everyone');
     const all = await admin.collection<Todo>('todos').list();
-    assert.deepEqual(all.documents.map((t) => [t.title, t.done, t.owner]).sort(), [['Buy milk', true, ada.user.id], ['Buy milk', true, bob.user.id]], 'nothing refused was written');
+    assert.deepEqual(
+      all.documents.map((t) => [t.title, t.done, t.owner]).sort(),
+      [
+        ['Buy milk', true, ada.user.id],
+        ['Buy milk', true, bob.user.id],
+      ],
+      'nothing refused was written',
+    );
   });
 
   test('step 2, realtime: each socket gets the events of its own todos only, including a todo moving between them', async () => {
@@ -142,7 +160,12 @@ forEachStore('a private todo app with rules (README)', (kind) => {
     await until(() => events(ada).at(-1) === 'document.updated Walk the dog', 10_000, `Ada's last event (${events(ada).join('; ')})`);
     await until(() => events(bob).at(-1) === 'document.deleted Walk the dog', 10_000, `Bob's last event (${events(bob).join('; ')})`);
     assert.deepEqual(events(ada), ['document.created Call mum', 'document.created From the admin', 'document.updated Walk the dog']);
-    assert.deepEqual(events(bob), ['document.created Walk the dog', 'document.deleted Buy milk', 'document.updated Walk the dog', 'document.deleted Walk the dog']);
+    assert.deepEqual(events(bob), [
+      'document.created Walk the dog',
+      'document.deleted Buy milk',
+      'document.updated Walk the dog',
+      'document.deleted Walk the dog',
+    ]);
   });
 
   test('a session that ended elsewhere is forgotten: realtime goes on for nobody, document calls answer invalid_session', async () => {

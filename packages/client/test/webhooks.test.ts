@@ -45,7 +45,10 @@ describe('webhooks', () => {
     const svc = f.admin();
     const hook = await svc.webhooks.create({ url: receiver.url, events: ['document.created'], collections: ['orders'], description: 'orders' });
     assert.match(hook.secret, /^whsec_/);
-    assert.deepEqual((await svc.webhooks.list()).map((w) => w.id), [hook.id]);
+    assert.deepEqual(
+      (await svc.webhooks.list()).map((w) => w.id),
+      [hook.id],
+    );
     const { secret: _s, ...shown } = hook;
     assert.deepEqual(await svc.webhooks.get(hook.id), shown);
 
@@ -91,8 +94,10 @@ describe('webhooks', () => {
   });
 
   test('validation errors carry details; a public key is refused', async () => {
-    await assert.rejects(f.admin().webhooks.create({ url: receiver.url, events: ['nope' as 'document.created'] }),
-      (e: unknown) => e instanceof SvcError && e.status === 400 && e.code === 'validation_failed' && Array.isArray(e.details) && e.details.length > 0);
+    await assert.rejects(
+      f.admin().webhooks.create({ url: receiver.url, events: ['nope' as 'document.created'] }),
+      (e: unknown) => e instanceof SvcError && e.status === 400 && e.code === 'validation_failed' && Array.isArray(e.details) && e.details.length > 0,
+    );
     await assert.rejects(f.browser().webhooks.list(), (e: unknown) => e instanceof SvcError && e.status === 403 && e.code === 'read_only_key');
   });
 });

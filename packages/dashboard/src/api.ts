@@ -3,7 +3,12 @@ import type { ErrorBody, ErrorDetail, Operator } from './types.ts';
 
 /** An error answer of the API, or a network failure (status 0), with words to show. */
 export class ApiCallError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly details?: ErrorDetail[]) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
     super(message);
   }
 }
@@ -52,7 +57,11 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
   }
   const text = await res.text();
   let json: unknown;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
   if (res.ok) return json as T;
   const err = json as Partial<ErrorBody> | undefined;
   const code = err?.error?.code ?? 'unknown';

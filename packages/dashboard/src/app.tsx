@@ -14,7 +14,13 @@ import { LivePage } from './pages/live.tsx';
 import { RulesPage } from './pages/rules.tsx';
 
 const TABS = [
-  ['documents', 'Documents'], ['keys', 'Keys'], ['rules', 'Rules'], ['users', 'Users'], ['webhooks', 'Webhooks'], ['settings', 'Settings'], ['live', 'Live'],
+  ['documents', 'Documents'],
+  ['keys', 'Keys'],
+  ['rules', 'Rules'],
+  ['users', 'Users'],
+  ['webhooks', 'Webhooks'],
+  ['settings', 'Settings'],
+  ['live', 'Live'],
 ] as const;
 
 /** The whole dashboard: first run and sign-in, then the databases and each database's pages. */
@@ -41,7 +47,16 @@ export function App() {
   if (!signedIn) {
     return path === '/setup' ? <SetupPage onSignedIn={onSignedIn} /> : <SignInPage notice={notice} onSignedIn={onSignedIn} />;
   }
-  return <Shell path={path} onSignOut={() => { setSignedIn(false); setNotice('Signed out.'); navigate('/sign-in'); }} />;
+  return (
+    <Shell
+      path={path}
+      onSignOut={() => {
+        setSignedIn(false);
+        setNotice('Signed out.');
+        navigate('/sign-in');
+      }}
+    />
+  );
 }
 
 function Shell({ path, onSignOut }: { path: string; onSignOut: () => void }) {
@@ -66,36 +81,63 @@ function Shell({ path, onSignOut }: { path: string; onSignOut: () => void }) {
 
   return (
     <div class="shell">
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header class="topbar">
-        <Link href="/" class="brand">svc</Link>
+        <Link href="/" class="brand">
+          svc
+        </Link>
         {dbMatch && databases.data && (
           <label class="db-switch">
             <span class="visually-hidden">Database</span>
             <select value={dbMatch.id} onChange={(e) => navigate(`/databases/${encodeURIComponent(e.currentTarget.value)}/${dbMatch.tab ?? 'documents'}`)}>
-              {databases.data.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+              {databases.data.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
             </select>
           </label>
         )}
         <span class="spacer" />
         <span class="muted operator">{session.operator()?.email}</span>
-        <button type="button" onClick={signOut}>Sign out</button>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
       </header>
       {dbMatch && (
         <nav class="tabs" aria-label="Database pages">
           <Link href="/">All databases</Link>
           {TABS.map(([tab, label]) => (
-            <Link key={tab} href={`/databases/${encodeURIComponent(dbMatch.id)}/${tab}`} aria-current={dbMatch.tab === tab ? 'page' : undefined}>{label}</Link>
+            <Link key={tab} href={`/databases/${encodeURIComponent(dbMatch.id)}/${tab}`} aria-current={dbMatch.tab === tab ? 'page' : undefined}>
+              {label}
+            </Link>
           ))}
         </nav>
       )}
       <main id="main">
-        {!dbMatch ? (path === '/' ? <DatabasesPage /> : <NotFound />) : (
-          <Loaded load={databases}>{() => !db ? (
-            <div class="page"><h1>Database not found</h1><p>It may have been deleted. <Link href="/">See all databases</Link>.</p></div>
+        {!dbMatch ? (
+          path === '/' ? (
+            <DatabasesPage />
           ) : (
-            <DatabasePage db={db} tab={dbMatch.tab} sub={dbMatch.sub} onChanged={databases.reload} />
-          )}</Loaded>
+            <NotFound />
+          )
+        ) : (
+          <Loaded load={databases}>
+            {() =>
+              !db ? (
+                <div class="page">
+                  <h1>Database not found</h1>
+                  <p>
+                    It may have been deleted. <Link href="/">See all databases</Link>.
+                  </p>
+                </div>
+              ) : (
+                <DatabasePage db={db} tab={dbMatch.tab} sub={dbMatch.sub} onChanged={databases.reload} />
+              )
+            }
+          </Loaded>
         )}
       </main>
     </div>
@@ -104,17 +146,32 @@ function Shell({ path, onSignOut }: { path: string; onSignOut: () => void }) {
 
 function DatabasePage({ db, tab, sub, onChanged }: { db: Database; tab?: string; sub?: string; onChanged: () => void }) {
   switch (tab) {
-    case 'documents': return <DocumentsPage db={db} collection={sub} />;
-    case 'keys': return <KeysPage db={db} />;
-    case 'rules': return <RulesPage db={db} />;
-    case 'users': return <UsersPage db={db} />;
-    case 'webhooks': return sub ? <WebhookPage db={db} webhookId={sub} /> : <WebhooksPage db={db} />;
-    case 'settings': return <SettingsPage db={db} onSaved={onChanged} />;
-    case 'live': return <LivePage db={db} />;
-    default: return <NotFound />;
+    case 'documents':
+      return <DocumentsPage db={db} collection={sub} />;
+    case 'keys':
+      return <KeysPage db={db} />;
+    case 'rules':
+      return <RulesPage db={db} />;
+    case 'users':
+      return <UsersPage db={db} />;
+    case 'webhooks':
+      return sub ? <WebhookPage db={db} webhookId={sub} /> : <WebhooksPage db={db} />;
+    case 'settings':
+      return <SettingsPage db={db} onSaved={onChanged} />;
+    case 'live':
+      return <LivePage db={db} />;
+    default:
+      return <NotFound />;
   }
 }
 
 function NotFound() {
-  return <div class="page"><h1>Page not found</h1><p><Link href="/">Go to your databases</Link>.</p></div>;
+  return (
+    <div class="page">
+      <h1>Page not found</h1>
+      <p>
+        <Link href="/">Go to your databases</Link>.
+      </p>
+    </div>
+  );
 }

@@ -37,7 +37,19 @@ export function mergePatchBetween(from: JsonFields, to: JsonFields): JsonFields 
 }
 
 /** A JSON text area that checks its content as you type; `what` names the object in messages. */
-export function JsonEditor({ label, value, onInput, rows = 14, what }: { label: string; value: string; onInput: (v: string) => void; rows?: number; what?: string }) {
+export function JsonEditor({
+  label,
+  value,
+  onInput,
+  rows = 14,
+  what,
+}: {
+  label: string;
+  value: string;
+  onInput: (v: string) => void;
+  rows?: number;
+  what?: string;
+}) {
   const { error } = useMemo(() => parseObject(value, what), [value, what]);
   const format = () => {
     const { value: v } = parseObject(value, what);
@@ -45,13 +57,25 @@ export function JsonEditor({ label, value, onInput, rows = 14, what }: { label: 
   };
   return (
     <div class="json-editor">
-      <label>{label}
-        <textarea class="mono" rows={rows} spellcheck={false} value={value} aria-invalid={error ? 'true' : 'false'} aria-describedby="json-status"
-          onInput={(e) => onInput(e.currentTarget.value)} />
+      <label>
+        {label}
+        <textarea
+          class="mono"
+          rows={rows}
+          spellcheck={false}
+          value={value}
+          aria-invalid={error ? 'true' : 'false'}
+          aria-describedby="json-status"
+          onInput={(e) => onInput(e.currentTarget.value)}
+        />
       </label>
       <div class="row between">
-        <span id="json-status" class={error ? 'error small' : 'ok small'} role="status">{error ?? 'Valid JSON object'}</span>
-        <button type="button" class="small" onClick={format} disabled={Boolean(error)}>Format</button>
+        <span id="json-status" class={error ? 'error small' : 'ok small'} role="status">
+          {error ?? 'Valid JSON object'}
+        </span>
+        <button type="button" class="small" onClick={format} disabled={Boolean(error)}>
+          Format
+        </button>
       </div>
     </div>
   );

@@ -29,7 +29,14 @@ export function usePath(): string {
 /** Matches `/databases/:id/keys`-style patterns; returns the decoded parameters or null. */
 export function match(pattern: string, path: string): Record<string, string> | null {
   const names: string[] = [];
-  const re = new RegExp('^' + pattern.replace(/:([a-zA-Z]+)/g, (_m, n: string) => { names.push(n); return '([^/]+)'; }) + '/?$');
+  const re = new RegExp(
+    '^' +
+      pattern.replace(/:([a-zA-Z]+)/g, (_m, n: string) => {
+        names.push(n);
+        return '([^/]+)';
+      }) +
+      '/?$',
+  );
   const m = re.exec(path);
   if (!m) return null;
   return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));

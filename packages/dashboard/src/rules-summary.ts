@@ -25,14 +25,12 @@ export interface RuleLine {
 }
 
 /** What the rules mean for one collection, or why they can't be read. */
-export type RulesSummary =
-  | { ok: true; /** Which entry applies, in words. */ source: string; lines: RuleLine[] }
-  | { ok: false; error: string };
+export type RulesSummary = { ok: true /** Which entry applies, in words. */; source: string; lines: RuleLine[] } | { ok: false; error: string };
 
 const NOBODY = 'nobody with the public key (secret key only)';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const has = (o: object, k: string) => Object.hasOwn(o, k);
 
 /** How a database that never had rules behaves (API.md §10): public keys read everything, write nothing. */
 export const DEFAULT_RULES = { [ANY_COLLECTION]: { read: true } };
@@ -60,7 +58,11 @@ export function summarize(rules: unknown, collection: string): RulesSummary {
   if (!isObject(rules)) return { ok: false, error: 'The rules must be a JSON object keyed by collection name, like {"posts": {"read": true}}.' };
   const { entry, source } = entryFor(rules, collection);
   if (!isObject(entry)) return { ok: false, error: `The entry that applies is not an object of operations ({"read": …, "create": …}).` };
-  const lines = OPERATIONS.map((operation) => ({ operation, label: LABEL[operation], who: describeRule(has(entry, operation) ? entry[operation] : undefined) }));
+  const lines = OPERATIONS.map((operation) => ({
+    operation,
+    label: LABEL[operation],
+    who: describeRule(has(entry, operation) ? entry[operation] : undefined),
+  }));
   return { ok: true, source, lines };
 }
 
@@ -77,8 +79,14 @@ export function describeRule(rule: unknown): string {
 }
 
 const COMPARISONS: Record<string, string> = {
-  $eq: 'equals', $ne: 'does not equal', $gt: 'is greater than', $gte: 'is at least', $lt: 'is less than', $lte: 'is at most',
-  $prefix: 'starts with', $icontains: 'contains (in any case)',
+  $eq: 'equals',
+  $ne: 'does not equal',
+  $gt: 'is greater than',
+  $gte: 'is at least',
+  $lt: 'is less than',
+  $lte: 'is at most',
+  $prefix: 'starts with',
+  $icontains: 'contains (in any case)',
 };
 const LISTS: Record<string, string> = { $in: 'is one of', $nin: 'is none of', $all: 'contains all of' };
 

@@ -12,7 +12,11 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** The JSON answer of `method path` with status `status`, as the server's route schema declares it. */
 export type Answer<P extends keyof paths, M extends Method, S extends number = 200> =
   NonNullable<paths[P][M]> extends { responses: infer R }
-    ? S extends keyof R ? (R[S] extends { content: { 'application/json': infer J } } ? J : never) : never
+    ? S extends keyof R
+      ? R[S] extends { content: { 'application/json': infer J } }
+        ? J
+        : never
+      : never
     : never;
 
 /** The JSON body `method path` takes. */

@@ -14,7 +14,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
       (data) => live && setState({ data, loading: false }),
       (e) => live && setState({ error: describeError(e), loading: false }),
     );
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
@@ -30,8 +32,18 @@ const nothingIn = (data: unknown) => Array.isArray(data) && data.length === 0;
  * answer, `empty` when `isEmpty(data)` (by default: an empty list), else `children(data)`, which stays
  * on screen while a reload runs (pass `load.loading` to `aria-busy` to say so).
  */
-export function Loaded<T>({ load, what, empty, isEmpty = nothingIn, children }: {
-  load: LoadState<T>; what?: string; empty?: ComponentChildren; isEmpty?: (data: T) => boolean; children: (data: T) => ComponentChildren;
+export function Loaded<T>({
+  load,
+  what,
+  empty,
+  isEmpty = nothingIn,
+  children,
+}: {
+  load: LoadState<T>;
+  what?: string;
+  empty?: ComponentChildren;
+  isEmpty?: (data: T) => boolean;
+  children: (data: T) => ComponentChildren;
 }) {
   if (load.error) return <ErrorText error={load.error} />;
   if (load.data === undefined) return <Loading what={what} />;
@@ -61,12 +73,21 @@ export function useAction(): { busy: boolean; error?: string; run: (fn: () => Pr
 
 /** A spinner with words, announced to screen readers. */
 export function Loading({ what = 'Loading' }: { what?: string }) {
-  return <p class="muted loading" role="status"><span class="spinner" aria-hidden="true" />{what}…</p>;
+  return (
+    <p class="muted loading" role="status">
+      <span class="spinner" aria-hidden="true" />
+      {what}…
+    </p>
+  );
 }
 
 /** An error in words, announced as an alert; nothing when there is none. */
 export function ErrorText({ error }: { error?: string }) {
-  return error ? <p class="error" role="alert">{error}</p> : null;
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
 }
 
 /** The box a view shows when it has nothing to list. */
@@ -77,11 +98,17 @@ export function Empty({ children }: { children: ComponentChildren }) {
 /** A link that navigates inside the dashboard (modifier clicks still open a new tab). */
 export function Link({ href, children, ...rest }: { href: string; children: ComponentChildren } & JSX.HTMLAttributes<HTMLAnchorElement>) {
   return (
-    <a href={href} {...rest} onClick={(e) => {
-      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-      e.preventDefault();
-      navigate(href);
-    }}>{children}</a>
+    <a
+      href={href}
+      {...rest}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        navigate(href);
+      }}
+    >
+      {children}
+    </a>
   );
 }
 
@@ -98,10 +125,20 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
     };
   }, []);
   return (
-    <dialog ref={ref} class={wide ? 'wide' : ''} aria-label={title} onCancel={(e) => { e.preventDefault(); onClose(); }}>
+    <dialog
+      ref={ref}
+      class={wide ? 'wide' : ''}
+      aria-label={title}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
       <header class="dialog-head">
         <h2>{title}</h2>
-        <button type="button" class="icon" aria-label="Close" onClick={onClose}>×</button>
+        <button type="button" class="icon" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
       </header>
       {children}
     </dialog>
@@ -115,7 +152,8 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
  */
 const KEPT = {
   apiKey: "the server stores only a hash of it (and a hint to recognise it by), so it can't show it to you again.",
-  webhookSecret: 'the server stores it in clear, because it signs every delivery with it, but never shows it again: it is shown now so you can configure your receiver. Lost it? Rotate the secret to get a new one.',
+  webhookSecret:
+    'the server stores it in clear, because it signs every delivery with it, but never shows it again: it is shown now so you can configure your receiver. Lost it? Rotate the secret to get a new one.',
 } as const;
 
 /** A secret shown once: read-only field, copy button and the warning, with how the server keeps it. */
@@ -133,35 +171,66 @@ export function SecretOnce({ label, value, kept }: { label: string; value: strin
   };
   return (
     <div class="secret-once">
-      <label>{label}
+      <label>
+        {label}
         <div class="row">
           <input ref={input} class="mono secret-value" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
-          <button type="button" class="primary" onClick={copy}>Copy</button>
+          <button type="button" class="primary" onClick={copy}>
+            Copy
+          </button>
         </div>
       </label>
-      <p class="warning" role="note"><strong>You won't see it again.</strong> Copy it now and keep it somewhere safe: {KEPT[kept]}</p>
-      {copied && <p class="muted" role="status">{copied}</p>}
+      <p class="warning" role="note">
+        <strong>You won't see it again.</strong> Copy it now and keep it somewhere safe: {KEPT[kept]}
+      </p>
+      {copied && (
+        <p class="muted" role="status">
+          {copied}
+        </p>
+      )}
     </div>
   );
 }
 
 /** A confirmation that asks to type a name first (deleting things that can't come back). */
-export function TypeToConfirm({ title, name, what, action, onConfirm, onClose }: {
-  title: string; name: string; what: ComponentChildren; action: string; onConfirm: () => Promise<void>; onClose: () => void;
+export function TypeToConfirm({
+  title,
+  name,
+  what,
+  action,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  name: string;
+  what: ComponentChildren;
+  action: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
 }) {
   const [typed, setTyped] = useState('');
   const act = useAction();
   return (
     <Dialog title={title} onClose={onClose}>
-      <form onSubmit={async (e) => { e.preventDefault(); if (typed === name && await act.run(onConfirm)) onClose(); }}>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (typed === name && (await act.run(onConfirm))) onClose();
+        }}
+      >
         <p>{what}</p>
-        <label>Type <strong class="mono">{name}</strong> to confirm
+        <label>
+          Type <strong class="mono">{name}</strong> to confirm
           <input value={typed} onInput={(e) => setTyped(e.currentTarget.value)} autoFocus autoComplete="off" spellcheck={false} />
         </label>
         <ErrorText error={act.error} />
         <div class="actions">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" class="danger" disabled={typed !== name || act.busy}>{act.busy ? 'Working…' : action}</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" class="danger" disabled={typed !== name || act.busy}>
+            {act.busy ? 'Working…' : action}
+          </button>
         </div>
       </form>
     </Dialog>
@@ -169,18 +238,39 @@ export function TypeToConfirm({ title, name, what, action, onConfirm, onClose }:
 }
 
 /** A yes/no confirmation. */
-export function Confirm({ title, children, action, danger, onConfirm, onClose }: {
-  title: string; children: ComponentChildren; action: string; danger?: boolean; onConfirm: () => Promise<void>; onClose: () => void;
+export function Confirm({
+  title,
+  children,
+  action,
+  danger,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  children: ComponentChildren;
+  action: string;
+  danger?: boolean;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
 }) {
   const act = useAction();
   return (
     <Dialog title={title} onClose={onClose}>
-      <form onSubmit={async (e) => { e.preventDefault(); if (await act.run(onConfirm)) onClose(); }}>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (await act.run(onConfirm)) onClose();
+        }}
+      >
         <div>{children}</div>
         <ErrorText error={act.error} />
         <div class="actions">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" class={danger ? 'danger' : 'primary'} disabled={act.busy} autoFocus>{act.busy ? 'Working…' : action}</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" class={danger ? 'danger' : 'primary'} disabled={act.busy} autoFocus>
+            {act.busy ? 'Working…' : action}
+          </button>
         </div>
       </form>
     </Dialog>
@@ -191,8 +281,13 @@ export function Confirm({ title, children, action, danger, onConfirm, onClose }:
 export function When({ at, never = '—' }: { at: string | null | undefined; never?: string }) {
   if (!at) return <span class="muted">{never}</span>;
   const s = Math.round((Date.now() - Date.parse(at)) / 1000);
-  const rel = s < 45 ? 'just now' : s < 3600 ? `${Math.round(s / 60)} min ago` : s < 86400 ? `${Math.round(s / 3600)} h ago` : new Date(at).toLocaleDateString();
-  return <time dateTime={at} title={at}>{rel}</time>;
+  const rel =
+    s < 45 ? 'just now' : s < 3600 ? `${Math.round(s / 60)} min ago` : s < 86400 ? `${Math.round(s / 3600)} h ago` : new Date(at).toLocaleDateString();
+  return (
+    <time dateTime={at} title={at}>
+      {rel}
+    </time>
+  );
 }
 
 /** Previous/next paging with "1–20 of 42". */
@@ -201,8 +296,12 @@ export function Pager({ offset, limit, total, onPage }: { offset: number; limit:
   return (
     <nav class="pager" aria-label="Pages">
       <span class="muted">{total === 0 ? 'None' : `${offset + 1}–${last} of ${total}`}</span>
-      <button type="button" disabled={offset === 0} onClick={() => onPage(Math.max(0, offset - limit))}>‹ Previous</button>
-      <button type="button" disabled={last >= total} onClick={() => onPage(offset + limit)}>Next ›</button>
+      <button type="button" disabled={offset === 0} onClick={() => onPage(Math.max(0, offset - limit))}>
+        ‹ Previous
+      </button>
+      <button type="button" disabled={last >= total} onClick={() => onPage(offset + limit)}>
+        Next ›
+      </button>
     </nav>
   );
 }
@@ -215,5 +314,12 @@ export function useToast(): { toast: (m: string) => void; view: JSX.Element | nu
     const t = setTimeout(() => setMsg(undefined), 3500);
     return () => clearTimeout(t);
   }, [msg]);
-  return { toast: setMsg, view: msg ? <div class="toast" role="status">{msg}</div> : null };
+  return {
+    toast: setMsg,
+    view: msg ? (
+      <div class="toast" role="status">
+        {msg}
+      </div>
+    ) : null,
+  };
 }

@@ -29,7 +29,6 @@ const secrets: Array<{ what: string; value: string }> = [];
 let dbId = '';
 let secretKey = '';
 
-const text = () => page.locator('body').innerText();
 const html = () => page.content();
 /** Asserts that no secret shown so far is anywhere in the page's HTML, storage or text. */
 async function assertNoSecretShown(where: string) {
@@ -66,8 +65,13 @@ before(async () => {
   await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
   hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`;
   server = await startProcess({
-    DATABASE_URL: `sqlite:${join(dir, 'svc.db')}`, SVC_ADMIN_EMAIL: '', SVC_ADMIN_PASSWORD: '',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '300', WEBHOOK_MAX_ATTEMPTS: '2', RATE_LIMIT_PER_IP: '100000',
+    DATABASE_URL: `sqlite:${join(dir, 'svc.db')}`,
+    SVC_ADMIN_EMAIL: '',
+    SVC_ADMIN_PASSWORD: '',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_RETRY_BASE_MS: '300',
+    WEBHOOK_MAX_ATTEMPTS: '2',
+    RATE_LIMIT_PER_IP: '100000',
   });
   browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -84,7 +88,9 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('first run: a wrong setup token is refused in words; the token from the log creates the operator', { skip: !run && 'Chromium is not installed' }, async () => {
+test('first run: a wrong setup token is refused in words; the token from the log creates the operator', {
+  skip: !run && 'Chromium is not installed',
+}, async () => {
   let token: string | undefined;
   for (let i = 0; i < 50 && !token; i++) {
     token = /svc_setup_[A-Za-z0-9]{32}/.exec(server.output())?.[0];
@@ -121,7 +127,9 @@ test('databases: create shows the first secret key once with a copy button; rena
   assert.ok(told.includes("You won't see it again"));
   assert.match(told, /stores only a hash of it/, 'says truly how a secret key is kept');
   await dialog().getByRole('button', { name: 'Copy' }).click();
-  await dialog().getByText(/Copied|copy it with Ctrl\+C/).waitFor();
+  await dialog()
+    .getByText(/Copied|copy it with Ctrl\+C/)
+    .waitFor();
   await s.shot('database-created-key-once');
   await dialog().getByRole('button', { name: "I've copied it" }).click();
   secrets.push({ what: 'the first secret key', value });
@@ -142,14 +150,23 @@ test('databases: create shows the first secret key once with a copy button; rena
   await button('Delete scratch').click();
   const confirm = dialog().getByRole('button', { name: 'Delete forever' });
   assert.equal(await confirm.isDisabled(), true, 'disabled until the name is typed');
-  await dialog().getByLabel(/Type scratch to confirm/).fill('scratc');
+  await dialog()
+    .getByLabel(/Type scratch to confirm/)
+    .fill('scratc');
   assert.equal(await confirm.isDisabled(), true);
-  await dialog().getByLabel(/Type scratch to confirm/).fill('scratch');
+  await dialog()
+    .getByLabel(/Type scratch to confirm/)
+    .fill('scratch');
   await s.shot('database-delete-confirm');
   await confirm.click();
   await page.getByRole('link', { name: 'scratch' }).waitFor({ state: 'detached' });
-  const dbs = (await request(server, 'GET', '/admin/databases', { key: (await page.evaluate(() => sessionStorage.getItem('svc.operatorToken')))! })).json as { databases: Array<{ id: string; name: string }> };
-  assert.deepEqual(dbs.databases.map((d) => d.name), ['shop-prod']);
+  const dbs = (await request(server, 'GET', '/admin/databases', { key: (await page.evaluate(() => sessionStorage.getItem('svc.operatorToken')))! })).json as {
+    databases: Array<{ id: string; name: string }>;
+  };
+  assert.deepEqual(
+    dbs.databases.map((d) => d.name),
+    ['shop-prod'],
+  );
   dbId = dbs.databases[0].id;
 });
 
@@ -161,7 +178,9 @@ test('keys: list with hint, kind, created and last used; a new key is shown once
   const hint = `${secretKey.slice(0, 7)}…${secretKey.slice(-4)}`;
   await page.getByText(hint).waitFor();
   await button('New key').click();
-  await dialog().getByLabel(/Public: for browsers/).check();
+  await dialog()
+    .getByLabel(/Public: for browsers/)
+    .check();
   await dialog().getByLabel(/Name/).fill('web app');
   await dialog().getByRole('button', { name: 'Create key' }).click();
   const pub = await page.locator('.secret-value').inputValue();
@@ -183,7 +202,12 @@ test('keys: list with hint, kind, created and last used; a new key is shown once
 });
 
 test('documents: collections with counts, paged sortable table, filter, JSON editor with validation, insert, delete', { skip: !run }, async () => {
-  const docs = Array.from({ length: 25 }, (_, i) => ({ title: `Post ${i + 1}`, score: (i * 7) % 25, status: i % 3 === 0 ? 'open' : 'closed', author: { name: i % 2 ? 'ann' : 'bob' } }));
+  const docs = Array.from({ length: 25 }, (_, i) => ({
+    title: `Post ${i + 1}`,
+    score: (i * 7) % 25,
+    status: i % 3 === 0 ? 'open' : 'closed',
+    author: { name: i % 2 ? 'ann' : 'bob' },
+  }));
   assert.equal((await request(server, 'POST', '/posts/bulk', { key: secretKey, body: { documents: docs } })).status, 201);
   await page.getByRole('link', { name: 'Documents' }).click();
   const posts = page.getByRole('link', { name: /posts\s*25/ });
@@ -212,7 +236,10 @@ test('documents: collections with counts, paged sortable table, filter, JSON edi
   await w.expectHttpErrors(async () => {
     await page.getByLabel(/^Filter/).fill('{"score":{"$regex":"x"}}');
     await button('Apply').click();
-    await page.getByRole('alert').filter({ hasText: /operator|\$regex/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /operator|\$regex/i })
+      .waitFor();
   });
   await button('Clear').click();
   await page.getByText('1–20 of 25').waitFor();
@@ -223,7 +250,9 @@ test('documents: collections with counts, paged sortable table, filter, JSON edi
   const editor = dialog().locator('textarea');
   const original = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
   await editor.fill('{"title": "broken",');
-  await dialog().getByText(/Not valid JSON/).waitFor();
+  await dialog()
+    .getByText(/Not valid JSON/)
+    .waitFor();
   assert.equal(await dialog().getByRole('button', { name: 'Save changes' }).isDisabled(), true);
   await s.shot('document-editor-invalid');
   const edited = { ...original, title: 'Edited in the dashboard', tags: ['a', 'b'] };
@@ -273,7 +302,11 @@ test('rules: the default shown, JSON and server errors beside the editor, a summ
 
   // The example of API.md §10.
   const own = { owner: { $auth: 'id' } };
-  const rules = { todos: { read: own, create: own, update: own, delete: own }, posts: { read: true, create: { authorId: { $auth: 'id' } }, update: false }, '*': { read: true } };
+  const rules = {
+    todos: { read: own, create: own, update: own, delete: own },
+    posts: { read: true, create: { authorId: { $auth: 'id' } }, update: false },
+    '*': { read: true },
+  };
   await editor.fill(JSON.stringify(rules));
   await page.getByText('Unsaved changes').waitFor();
   await button('Save rules').click();
@@ -283,12 +316,18 @@ test('rules: the default shown, JSON and server errors beside the editor, a summ
   await editor.waitFor();
   assert.deepEqual(JSON.parse(await editor.inputValue()), rules, 'the saved rules come back after a reload');
   await page.getByLabel('Collection').selectOption('posts');
-  assert.deepEqual((await summary.innerText()).split('\n').map((l) => l.trim()).filter(Boolean), [
-    'Read: anyone with the public key',
-    'Create: signed-in users, when authorId equals their user id',
-    'Update: nobody with the public key (secret key only)',
-    'Delete: nobody with the public key (secret key only)',
-  ]);
+  assert.deepEqual(
+    (await summary.innerText())
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+    [
+      'Read: anyone with the public key',
+      'Create: signed-in users, when authorId equals their user id',
+      'Update: nobody with the public key (secret key only)',
+      'Delete: nobody with the public key (secret key only)',
+    ],
+  );
   await page.getByLabel('Collection').selectOption('todos');
   await summary.getByText('Read: signed-in users, when owner equals their user id').waitFor();
   await page.getByLabel('Collection').selectOption('*');
@@ -327,7 +366,7 @@ test('users: list, search by e-mail, view, sign out everywhere, delete', { skip:
   await page.getByRole('cell', { name: 'carol@example.org', exact: true }).waitFor({ state: 'detached' });
   await page.getByLabel('Search by e-mail').fill('nobody');
   await button('Search').click();
-  await page.getByText('No user\'s e-mail contains “nobody”.').waitFor();
+  await page.getByText("No user's e-mail contains “nobody”.").waitFor();
 });
 
 test('webhooks: create (secret once), send test, failed deliveries with the attempt log, retry, edit, disable, rotate', { skip: !run }, async () => {
@@ -335,8 +374,12 @@ test('webhooks: create (secret once), send test, failed deliveries with the atte
   await page.getByText(/No webhooks/).waitFor();
   await button('New webhook').click();
   await dialog().getByLabel('URL').fill(hookUrl);
-  await dialog().getByLabel(/Collections/).fill('posts');
-  await dialog().getByLabel(/Description/).fill('orders sync');
+  await dialog()
+    .getByLabel(/Collections/)
+    .fill('posts');
+  await dialog()
+    .getByLabel(/Description/)
+    .fill('orders sync');
   await dialog().getByRole('button', { name: 'Create webhook' }).click();
   const secret = await page.locator('.secret-value').inputValue();
   assert.match(secret, /^whsec_/);
@@ -353,19 +396,28 @@ test('webhooks: create (secret once), send test, failed deliveries with the atte
   await button('Send test event').click();
   const refresh = () => page.getByRole('button', { name: 'Refresh' }).first().click();
   await until(async () => (await page.locator('tbody .badge.failed').count()) > 0, refresh, 'the test delivery to fail twice');
-  await page.getByRole('button', { name: /^Attempts of delivery/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Attempts of delivery/ })
+    .first()
+    .click();
   await dialog().getByText('receiver is down').first().waitFor();
   assert.equal(await dialog().locator('tbody tr').count(), 2, 'two attempts logged');
   await s.shot('webhook-delivery-attempt-log');
   await dialog().getByRole('button', { name: 'Retry' }).click();
-  await until(async () => (await dialog().locator('.badge.succeeded').count()) > 0, () => dialog().getByRole('button', { name: 'Refresh' }).click(), 'the retry to succeed');
+  await until(
+    async () => (await dialog().locator('.badge.succeeded').count()) > 0,
+    () => dialog().getByRole('button', { name: 'Refresh' }).click(),
+    'the retry to succeed',
+  );
   assert.equal(await dialog().locator('tbody tr').count(), 3);
   await dialog().getByRole('button', { name: 'Close', exact: true }).last().click();
   await until(async () => (await page.locator('tbody .badge.succeeded').count()) > 0, refresh, 'the list to show success');
   await s.shot('webhook-deliveries');
 
   await button('Edit').click();
-  await dialog().getByLabel(/Description/).fill('orders sync v2');
+  await dialog()
+    .getByLabel(/Description/)
+    .fill('orders sync v2');
   await dialog().getByLabel('document.deleted').uncheck();
   await dialog().getByRole('button', { name: 'Save' }).click();
   await page.getByText('orders sync v2').waitFor();
@@ -399,7 +451,7 @@ test('settings: redirect URLs, site URL, OAuth client ids; client secrets are wr
   await page.locator('input[name=googleClientSecret]').fill(clientSecret);
   await w.expectHttpErrors(async () => {
     await page.getByLabel(/Site URL/).fill('not a url');
-    await page.locator('form.settings').evaluate((f: HTMLFormElement) => f.noValidate = true);
+    await page.locator('form.settings').evaluate((f: HTMLFormElement) => (f.noValidate = true));
     await button('Save settings').click();
     await page.getByRole('alert').filter({ hasText: 'siteUrl' }).waitFor();
   });
@@ -410,14 +462,15 @@ test('settings: redirect URLs, site URL, OAuth client ids; client secrets are wr
   assert.equal(await page.locator('input[name=googleClientSecret]').inputValue(), '');
   await page.reload();
   await page.locator('input[name=googleClientSecret]').waitFor();
-  assert.match(await page.locator('input[name=googleClientSecret]').getAttribute('placeholder') ?? '', /leave empty to keep/);
+  assert.match((await page.locator('input[name=googleClientSecret]').getAttribute('placeholder')) ?? '', /leave empty to keep/);
   assert.equal(await page.locator('input[name=googleClientId]').inputValue(), 'google-client-id.apps');
   await assertNoSecretShown('settings after saving');
   await s.shot('settings');
   const op = (await page.evaluate(() => sessionStorage.getItem('svc.operatorToken')))!;
   const db = (await request(server, 'GET', `/admin/databases/${dbId}`, { key: op })).json as { database: { settings: Record<string, unknown> } };
   assert.deepEqual(db.database.settings, {
-    redirectUrls: ['https://app.example.com/auth', 'https://admin.example.com/'], siteUrl: 'https://app.example.com',
+    redirectUrls: ['https://app.example.com/auth', 'https://admin.example.com/'],
+    siteUrl: 'https://app.example.com',
     oauth: { google: { clientId: 'google-client-id.apps', clientSecretSet: true }, github: { clientId: null, clientSecretSet: false } },
   });
 });
@@ -441,14 +494,20 @@ test('live: events of the chosen collections arrive as they happen', { skip: !ru
 test('narrow window: pages fit 390 px wide without sideways scrolling', { skip: !run }, async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-  for (const [path, name] of [['/', 'databases'], [`/databases/${dbId}/documents/posts`, 'documents'], [`/databases/${dbId}/webhooks`, 'webhooks'], [`/databases/${dbId}/users`, 'users'], [`/databases/${dbId}/rules`, 'rules']]) {
-    await page.goto(server.url + path);
-    await page.locator('main h1').first().waitFor();
-    await page.waitForLoadState('networkidle');
-    await s.shot(`narrow-${name}`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${name} scrolls sideways by ${overflow}px`);
-  }
+    for (const [path, name] of [
+      ['/', 'databases'],
+      [`/databases/${dbId}/documents/posts`, 'documents'],
+      [`/databases/${dbId}/webhooks`, 'webhooks'],
+      [`/databases/${dbId}/users`, 'users'],
+      [`/databases/${dbId}/rules`, 'rules'],
+    ]) {
+      await page.goto(server.url + path);
+      await page.locator('main h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      await s.shot(`narrow-${name}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `${name} scrolls sideways by ${overflow}px`);
+    }
   } finally {
     await page.setViewportSize({ width: 1280, height: 800 });
   }

@@ -39,8 +39,10 @@ test('a collection without an entry gets "*"; with no "*" either, public keys ca
   const s = summarize(EXAMPLE, 'comments');
   assert.ok(s.ok && s.source.includes('“*” entry applies'));
   assert.deepEqual(lines({ posts: { read: true } }, 'comments'), [
-    'Read: nobody with the public key (secret key only)', 'Create: nobody with the public key (secret key only)',
-    'Update: nobody with the public key (secret key only)', 'Delete: nobody with the public key (secret key only)',
+    'Read: nobody with the public key (secret key only)',
+    'Create: nobody with the public key (secret key only)',
+    'Update: nobody with the public key (secret key only)',
+    'Delete: nobody with the public key (secret key only)',
   ]);
   const none = summarize({ posts: { read: true } }, 'comments');
   assert.ok(none.ok && none.source.includes('no “*” entry'));
@@ -49,8 +51,10 @@ test('a collection without an entry gets "*"; with no "*" either, public keys ca
 
 test('rules never written behave as {"*": {"read": true}}; written as {} they let public keys do nothing', () => {
   assert.deepEqual(lines(undefined, 'anything'), [
-    'Read: anyone with the public key', 'Create: nobody with the public key (secret key only)',
-    'Update: nobody with the public key (secret key only)', 'Delete: nobody with the public key (secret key only)',
+    'Read: anyone with the public key',
+    'Create: nobody with the public key (secret key only)',
+    'Update: nobody with the public key (secret key only)',
+    'Delete: nobody with the public key (secret key only)',
   ]);
   const s = summarize(undefined, 'anything');
   assert.ok(s.ok && s.source.includes('No rules were ever set'));
@@ -58,14 +62,26 @@ test('rules never written behave as {"*": {"read": true}}; written as {} they le
 });
 
 test('filters in words: operators, $auth fields, $and/$or, membership', () => {
-  assert.equal(describeRule({ status: 'published', score: { $gte: 10, $lt: 20 } }), 'signed-in users, when status equals "published" and score is at least 10 and score is less than 20');
+  assert.equal(
+    describeRule({ status: 'published', score: { $gte: 10, $lt: 20 } }),
+    'signed-in users, when status equals "published" and score is at least 10 and score is less than 20',
+  );
   assert.equal(describeRule({ members: { $all: [{ $auth: 'id' }] } }), 'signed-in users, when members contains all of their user id');
   assert.equal(describeRule({ email: { $auth: 'email' } }), 'signed-in users, when email equals their e-mail (once verified)');
   assert.equal(describeRule({ team: { $auth: 'appMetadata.team' } }), 'signed-in users, when team equals their appMetadata.team');
-  assert.equal(describeRule({ $or: [{ public: true }, { owner: { $auth: 'id' } }] }), 'signed-in users, when either (public equals true) or (owner equals their user id)');
-  assert.equal(describeRule({ tag: { $in: ['a', 'b'] }, deletedAt: null }), 'signed-in users, when tag is one of "a", "b" and deletedAt is missing or empty (null)');
+  assert.equal(
+    describeRule({ $or: [{ public: true }, { owner: { $auth: 'id' } }] }),
+    'signed-in users, when either (public equals true) or (owner equals their user id)',
+  );
+  assert.equal(
+    describeRule({ tag: { $in: ['a', 'b'] }, deletedAt: null }),
+    'signed-in users, when tag is one of "a", "b" and deletedAt is missing or empty (null)',
+  );
   assert.equal(describeRule({ archived: { $exists: false } }), 'signed-in users, when archived is missing');
-  assert.equal(describeRule({ items: { $elemMatch: { sku: 'a', qty: { $gte: 2 } } } }), 'signed-in users, when items has an element where sku equals "a" and qty is at least 2');
+  assert.equal(
+    describeRule({ items: { $elemMatch: { sku: 'a', qty: { $gte: 2 } } } }),
+    'signed-in users, when items has an element where sku equals "a" and qty is at least 2',
+  );
 });
 
 test('what is not a rule is said to be invalid, never guessed', () => {

@@ -91,7 +91,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const keyUsage = createKeyUsage({ store, clock, jobs });
   const invalidation = deps.invalidation ?? createInvalidation(config.databaseUrl, app.log);
   const cacheSize = { max: config.credentialCacheSize };
-  installAuth(app, { store, lastUsed: keyUsage.tracker, keys: new InvalidatedCache(invalidation, cacheSize), operators: new InvalidatedCache(invalidation, cacheSize) });
+  installAuth(app, {
+    store,
+    lastUsed: keyUsage.tracker,
+    keys: new InvalidatedCache(invalidation, cacheSize),
+    operators: new InvalidatedCache(invalidation, cacheSize),
+  });
   installRateLimit(app, { limiter, perKey: config.rateLimitPerKey, perIp: config.rateLimitPerIp });
   installAccessCheck(app);
   installRequestMetrics(app, metrics);

@@ -32,80 +32,125 @@ async function withStore(fn: (store: Store) => Promise<void>): Promise<void> {
   }
 }
 
-program.command('migrate').description('apply the pending migrations of DATABASE_URL and exit (servers also do it at start)')
-  .action(() => withStore(async () => {
-    print({ migrated: true }, () => 'The store is up to date.');
-  }));
+program
+  .command('migrate')
+  .description('apply the pending migrations of DATABASE_URL and exit (servers also do it at start)')
+  .action(() =>
+    withStore(async () => {
+      print({ migrated: true }, () => 'The store is up to date.');
+    }),
+  );
 
 const operator = program.command('operator').description('operators who sign in to the dashboard');
-operator.command('create').description('create an operator')
-  .requiredOption('--email <email>').requiredOption('--password <password>')
-  .action((o: { email: string; password: string }) => withStore(async (store) => {
-    const op = await createOperator(store, o.email, o.password);
-    print({ operator: op }, () => `Created operator ${op.email} (${op.id}). Sign in at the dashboard or POST /v1/admin/sign-in.`);
-  }));
+operator
+  .command('create')
+  .description('create an operator')
+  .requiredOption('--email <email>')
+  .requiredOption('--password <password>')
+  .action((o: { email: string; password: string }) =>
+    withStore(async (store) => {
+      const op = await createOperator(store, o.email, o.password);
+      print({ operator: op }, () => `Created operator ${op.email} (${op.id}). Sign in at the dashboard or POST /v1/admin/sign-in.`);
+    }),
+  );
 
 const database = program.command('database').description('databases, each with its own documents, users and keys');
-database.command('create').description('create a database and print its first secret key (shown once)')
+database
+  .command('create')
+  .description('create a database and print its first secret key (shown once)')
   .requiredOption('--name <name>')
-  .action((o: { name: string }) => withStore(async (store) => {
-    const created = await createDatabase(store, o.name);
-    print(created, () => [
-      `Created database ${created.database.name} (${created.database.id}).`,
-      `Secret key (shown once, keep it server-side): ${created.key.key}`,
-    ].join('\n'));
-  }));
-database.command('list').description('list databases')
-  .action(() => withStore(async (store) => {
-    const databases = await listDatabases(store);
-    print({ databases }, () => databases.map((d) => `${d.id}  ${d.name}  ${d.createdAt}`).join('\n') || 'No databases yet.');
-  }));
+  .action((o: { name: string }) =>
+    withStore(async (store) => {
+      const created = await createDatabase(store, o.name);
+      print(created, () =>
+        [`Created database ${created.database.name} (${created.database.id}).`, `Secret key (shown once, keep it server-side): ${created.key.key}`].join('\n'),
+      );
+    }),
+  );
+database
+  .command('list')
+  .description('list databases')
+  .action(() =>
+    withStore(async (store) => {
+      const databases = await listDatabases(store);
+      print({ databases }, () => databases.map((d) => `${d.id}  ${d.name}  ${d.createdAt}`).join('\n') || 'No databases yet.');
+    }),
+  );
 
 const key = program.command('key').description('API keys of a database');
-key.command('create').description('create a key and print it (shown once)')
-  .requiredOption('--database <id>').requiredOption('--kind <kind>', 'secret or public').option('--name <name>')
-  .action((o: { database: string; kind: string; name?: string }) => withStore(async (store) => {
-    await getDatabase(store, o.database);
-    const k = await createKey(store, o.database, parseKind(o.kind), o.name ?? null);
-    const out = { id: k.id, kind: k.kind, name: k.name, key: k.key, createdAt: k.createdAt };
-    print(out, () => `Created ${k.kind} key ${k.id}${k.name ? ` (${k.name})` : ''}. Key (shown once): ${k.key}`);
-  }));
-key.command('list').description('list keys (hints only)')
+key
+  .command('create')
+  .description('create a key and print it (shown once)')
   .requiredOption('--database <id>')
-  .action((o: { database: string }) => withStore(async (store) => {
-    await getDatabase(store, o.database);
-    const keys = await listKeys(store, o.database);
-    print({ keys }, () => keys.map((k) => `${k.id}  ${k.kind.padEnd(6)}  ${k.hint}  ${k.name ?? ''}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}`).join('\n') || 'No keys.');
-  }));
-key.command('revoke').description('revoke a key; it stops working at once')
-  .requiredOption('--database <id>').requiredOption('--key <keyId>')
-  .action((o: { database: string; key: string }) => withStore(async (store) => {
-    await revokeKey(store, o.database, o.key);
-    // Running servers drop the key from their caches; return once every one of them has.
-    await barrierOnce(loadConfig().databaseUrl);
-    print({ revoked: o.key }, () => `Revoked key ${o.key}.`);
-  }));
+  .requiredOption('--kind <kind>', 'secret or public')
+  .option('--name <name>')
+  .action((o: { database: string; kind: string; name?: string }) =>
+    withStore(async (store) => {
+      await getDatabase(store, o.database);
+      const k = await createKey(store, o.database, parseKind(o.kind), o.name ?? null);
+      const out = { id: k.id, kind: k.kind, name: k.name, key: k.key, createdAt: k.createdAt };
+      print(out, () => `Created ${k.kind} key ${k.id}${k.name ? ` (${k.name})` : ''}. Key (shown once): ${k.key}`);
+    }),
+  );
+key
+  .command('list')
+  .description('list keys (hints only)')
+  .requiredOption('--database <id>')
+  .action((o: { database: string }) =>
+    withStore(async (store) => {
+      await getDatabase(store, o.database);
+      const keys = await listKeys(store, o.database);
+      print(
+        { keys },
+        () =>
+          keys.map((k) => `${k.id}  ${k.kind.padEnd(6)}  ${k.hint}  ${k.name ?? ''}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}`).join('\n') || 'No keys.',
+      );
+    }),
+  );
+key
+  .command('revoke')
+  .description('revoke a key; it stops working at once')
+  .requiredOption('--database <id>')
+  .requiredOption('--key <keyId>')
+  .action((o: { database: string; key: string }) =>
+    withStore(async (store) => {
+      await revokeKey(store, o.database, o.key);
+      // Running servers drop the key from their caches; return once every one of them has.
+      await barrierOnce(loadConfig().databaseUrl);
+      print({ revoked: o.key }, () => `Revoked key ${o.key}.`);
+    }),
+  );
 
 const rules = program.command('rules').description('access rules of a database: what public keys may do (API.md §10)');
-rules.command('get').description('print the rules as JSON (what `rules set` takes)')
+rules
+  .command('get')
+  .description('print the rules as JSON (what `rules set` takes)')
   .requiredOption('--database <id>')
-  .action((o: { database: string }) => withStore(async (store) => {
-    const current = await readRules(store, o.database);
-    print({ rules: current }, () => JSON.stringify(current, null, 2));
-  }));
-rules.command('set').description('validate rules and store them, replacing the old ones whole; they apply at once')
-  .requiredOption('--database <id>').option('--file <path>', 'a JSON file of rules (default: read standard input)')
-  .action((o: { database: string; file?: string }) => withStore(async (store) => {
-    const text = o.file === undefined ? await readAll(process.stdin) : readFileSync(o.file, 'utf8');
-    // Paths in errors start at the file's root ('/todos/read'), as the file holds the rules object itself.
-    const saved = await saveRules(store, o.database, parseJsonBody(text, loadConfig().limits.jsonDepth), '');
-    print({ rules: saved }, () => `Stored the rules of database ${o.database}; they apply at once.`);
-  }));
+  .action((o: { database: string }) =>
+    withStore(async (store) => {
+      const current = await readRules(store, o.database);
+      print({ rules: current }, () => JSON.stringify(current, null, 2));
+    }),
+  );
+rules
+  .command('set')
+  .description('validate rules and store them, replacing the old ones whole; they apply at once')
+  .requiredOption('--database <id>')
+  .option('--file <path>', 'a JSON file of rules (default: read standard input)')
+  .action((o: { database: string; file?: string }) =>
+    withStore(async (store) => {
+      const text = o.file === undefined ? await readAll(process.stdin) : readFileSync(o.file, 'utf8');
+      // Paths in errors start at the file's root ('/todos/read'), as the file holds the rules object itself.
+      const saved = await saveRules(store, o.database, parseJsonBody(text, loadConfig().limits.jsonDepth), '');
+      print({ rules: saved }, () => `Stored the rules of database ${o.database}; they apply at once.`);
+    }),
+  );
 
 program.parseAsync().catch((e: unknown) => {
   const message = e instanceof ApiError ? `${e.message} (${e.code})` : e instanceof Error ? e.message : String(e);
   const details = e instanceof ApiError ? e.details : undefined;
-  if (program.opts().json) console.error(JSON.stringify({ error: { code: e instanceof ApiError ? e.code : 'internal', message, ...(details ? { details } : {}) } }));
+  if (program.opts().json)
+    console.error(JSON.stringify({ error: { code: e instanceof ApiError ? e.code : 'internal', message, ...(details ? { details } : {}) } }));
   else console.error([`svc: ${message}`, ...(details ?? []).map((d) => `  ${d.path}: ${d.message}`)].join('\n'));
   process.exitCode = 1;
 });

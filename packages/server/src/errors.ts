@@ -71,7 +71,9 @@ export function notFound(message: string): ApiError {
 function fromFastify(err: FastifyError, request: FastifyRequest): ApiError | undefined {
   if (err.validation) {
     const details = err.validation.map((v) => ({
-      path: (v.instancePath || '/').replace(/^\/?/, '/') + (v.params && 'missingProperty' in v.params ? `${v.instancePath ? '/' : ''}${String(v.params.missingProperty)}` : ''),
+      path:
+        (v.instancePath || '/').replace(/^\/?/, '/') +
+        (v.params && 'missingProperty' in v.params ? `${v.instancePath ? '/' : ''}${String(v.params.missingProperty)}` : ''),
       message: v.message ?? 'is invalid',
     }));
     const where = err.validationContext ?? 'request';
@@ -108,7 +110,10 @@ export function toApiError(err: FastifyError, request: FastifyRequest): ApiError
   }
   if (err instanceof CommitOutcomeUnknown) {
     request.log.error({ err }, 'COMMIT outcome unknown');
-    return new ApiError('internal', `The connection to the store was lost while committing: the write may or may not have been applied; read it back before retrying (request ${request.id})`);
+    return new ApiError(
+      'internal',
+      `The connection to the store was lost while committing: the write may or may not have been applied; read it back before retrying (request ${request.id})`,
+    );
   }
   const known = fromFastify(err, request);
   if (known) return known;
@@ -141,7 +146,9 @@ export function renderError(e: ApiError): { status: number; body: string } {
 export function rawErrorResponse(e: ApiError, headers: Record<string, string | number> = {}): string {
   const { status, body } = renderError(e);
   const head = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close', ...headers };
-  const lines = Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const lines = Object.entries(head)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${lines}\r\n${body}`;
 }
 
@@ -157,7 +164,5 @@ export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
 /** Installs the one error handler and the 404 handler. Unknown errors become 500 `internal`. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendError(reply, toApiError(err, request)));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, notFound(`No route ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => sendError(reply, notFound(`No route ${request.method} ${request.url.split('?')[0]}`)));
 }

@@ -19,19 +19,23 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, store, limiter, bus, setupToken });
 
   if (config.adminEmail && config.adminPassword) {
-    if (await ensureOperator(store, config.adminEmail, config.adminPassword)) app.log.info({ email: config.adminEmail }, 'created the operator from SVC_ADMIN_EMAIL');
+    if (await ensureOperator(store, config.adminEmail, config.adminPassword))
+      app.log.info({ email: config.adminEmail }, 'created the operator from SVC_ADMIN_EMAIL');
   }
   await app.listen({ port: config.port, host: config.host });
   const store_ = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'PostgreSQL';
   app.log.info(`svc listening on ${config.publicUrl} (store: ${store_}${config.redisUrl ? ', Redis' : ''})`);
   if ((await countOperators(store)) === 0) {
     // The token is for this process only: whoever reads this log may claim the instance.
-    app.log.warn({ setupToken }, `No operator yet. Open the dashboard at ${config.publicUrl}/ and create one with this one-time setup token:\n` +
-      `  ${setupToken}\n` +
-      'or from a shell, then create a database and its first key:\n' +
-      '  npx svc operator create --email you@example.com --password <password>\n' +
-      '  npx svc database create --name my-app        # prints the first secret key once\n' +
-      'or start with SVC_ADMIN_EMAIL and SVC_ADMIN_PASSWORD set.');
+    app.log.warn(
+      { setupToken },
+      `No operator yet. Open the dashboard at ${config.publicUrl}/ and create one with this one-time setup token:\n` +
+        `  ${setupToken}\n` +
+        'or from a shell, then create a database and its first key:\n' +
+        '  npx svc operator create --email you@example.com --password <password>\n' +
+        '  npx svc database create --name my-app        # prints the first secret key once\n' +
+        'or start with SVC_ADMIN_EMAIL and SVC_ADMIN_PASSWORD set.',
+    );
   }
 
   let stopping = false;

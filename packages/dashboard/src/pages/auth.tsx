@@ -7,7 +7,9 @@ import { ErrorText, Link, Loading, useAction } from '../ui.tsx';
 /** Focuses the first field once the form is shown (`autofocus` works only on page load). */
 function useFirstField(shown: boolean) {
   const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => { if (shown) ref.current?.focus(); }, [shown]);
+  useEffect(() => {
+    if (shown) ref.current?.focus();
+  }, [shown]);
   return ref;
 }
 
@@ -15,7 +17,10 @@ function useFirstField(shown: boolean) {
 function useNeedsSetup(unknown: boolean): boolean | undefined {
   const [needsSetup, setNeedsSetup] = useState<boolean>();
   useEffect(() => {
-    api<SetupState>('GET', '/admin/setup').then((r) => setNeedsSetup(r.needsSetup), () => setNeedsSetup(unknown));
+    api<SetupState>('GET', '/admin/setup').then(
+      (r) => setNeedsSetup(r.needsSetup),
+      () => setNeedsSetup(unknown),
+    );
   }, []);
   return needsSetup;
 }
@@ -37,14 +42,21 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn
     });
   };
 
-  if (needsSetup === undefined) return <div class="auth-page"><Loading /></div>;
+  if (needsSetup === undefined)
+    return (
+      <div class="auth-page">
+        <Loading />
+      </div>
+    );
   if (needsSetup) {
     return (
       <div class="auth-page">
         <div class="card">
           <h1>Welcome to svc</h1>
           <p>This instance has no operator yet. Create the first one with the one-time setup token printed in the server's log.</p>
-          <button type="button" class="primary" onClick={() => navigate('/setup')} autoFocus>Set up this instance</button>
+          <button type="button" class="primary" onClick={() => navigate('/setup')} autoFocus>
+            Set up this instance
+          </button>
         </div>
       </div>
     );
@@ -53,11 +65,30 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn
     <div class="auth-page">
       <form class="card" onSubmit={submit}>
         <h1>Sign in to svc</h1>
-        {notice && <p class="notice" role="status">{notice}</p>}
-        <label>E-mail<input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} ref={first} /></label>
-        <label>Password<input type="password" name="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
+        {notice && (
+          <p class="notice" role="status">
+            {notice}
+          </p>
+        )}
+        <label>
+          E-mail
+          <input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} ref={first} />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        </label>
         <ErrorText error={act.error} />
-        <button type="submit" class="primary" disabled={act.busy}>{act.busy ? 'Signing in…' : 'Sign in'}</button>
+        <button type="submit" class="primary" disabled={act.busy}>
+          {act.busy ? 'Signing in…' : 'Sign in'}
+        </button>
       </form>
     </div>
   );
@@ -81,11 +112,21 @@ export function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
     });
   };
 
-  if (needsSetup === undefined) return <div class="auth-page"><Loading /></div>;
+  if (needsSetup === undefined)
+    return (
+      <div class="auth-page">
+        <Loading />
+      </div>
+    );
   if (!needsSetup) {
     return (
       <div class="auth-page">
-        <div class="card"><h1>Already set up</h1><p>This instance has an operator. <Link href="/sign-in">Sign in</Link>.</p></div>
+        <div class="card">
+          <h1>Already set up</h1>
+          <p>
+            This instance has an operator. <Link href="/sign-in">Sign in</Link>.
+          </p>
+        </div>
       </div>
     );
   }
@@ -93,12 +134,42 @@ export function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
     <div class="auth-page">
       <form class="card" onSubmit={submit}>
         <h1>Set up svc</h1>
-        <p class="muted">The server printed a setup token in its log when it started (a line with <code>svc_setup_…</code>). It works once, until the first operator exists.</p>
-        <label>Setup token<input name="setupToken" class="mono" required autoComplete="off" spellcheck={false} value={setupToken} onInput={(e) => setToken(e.currentTarget.value)} ref={first} /></label>
-        <label>Your e-mail<input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></label>
-        <label>Password <span class="muted">(8 characters or more)</span><input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
+        <p class="muted">
+          The server printed a setup token in its log when it started (a line with <code>svc_setup_…</code>). It works once, until the first operator exists.
+        </p>
+        <label>
+          Setup token
+          <input
+            name="setupToken"
+            class="mono"
+            required
+            autoComplete="off"
+            spellcheck={false}
+            value={setupToken}
+            onInput={(e) => setToken(e.currentTarget.value)}
+            ref={first}
+          />
+        </label>
+        <label>
+          Your e-mail
+          <input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        </label>
+        <label>
+          Password <span class="muted">(8 characters or more)</span>
+          <input
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        </label>
         <ErrorText error={act.error} />
-        <button type="submit" class="primary" disabled={act.busy}>{act.busy ? 'Creating…' : 'Create operator and sign in'}</button>
+        <button type="submit" class="primary" disabled={act.busy}>
+          {act.busy ? 'Creating…' : 'Create operator and sign in'}
+        </button>
       </form>
     </div>
   );

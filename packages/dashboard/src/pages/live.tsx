@@ -72,35 +72,73 @@ export function LivePage({ db }: { db: Database }) {
     <div class="page">
       <div class="page-head">
         <h1>Live</h1>
-        <span class={`badge ${state === 'live' ? 'succeeded' : state === 'idle' ? '' : 'pending'}`} role="status">{state === 'live' ? `listening to ${names.join(', ')}` : state}</span>
+        <span class={`badge ${state === 'live' ? 'succeeded' : state === 'idle' ? '' : 'pending'}`} role="status">
+          {state === 'live' ? `listening to ${names.join(', ')}` : state}
+        </span>
       </div>
-      <form class="card" onSubmit={(e) => { e.preventDefault(); if (state === 'idle') void start(); else stop(); }}>
+      <form
+        class="card"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (state === 'idle') void start();
+          else stop();
+        }}
+      >
         <fieldset disabled={state !== 'idle'}>
           <legend>Collections to watch</legend>
-          <Loaded load={collections} what="Loading collections">{(list) => list.map((c) => (
-            <label class="inline" key={c.name}>
-              <input type="checkbox" checked={chosen.includes(c.name)} onChange={() => setChosen(chosen.includes(c.name) ? chosen.filter((x) => x !== c.name) : [...chosen, c.name])} /> {c.name}
-            </label>
-          ))}</Loaded>
-          <label>Other collections <span class="muted">(comma-separated, even ones with no document yet)</span>
+          <Loaded load={collections} what="Loading collections">
+            {(list) =>
+              list.map((c) => (
+                <label class="inline" key={c.name}>
+                  <input
+                    type="checkbox"
+                    checked={chosen.includes(c.name)}
+                    onChange={() => setChosen(chosen.includes(c.name) ? chosen.filter((x) => x !== c.name) : [...chosen, c.name])}
+                  />{' '}
+                  {c.name}
+                </label>
+              ))
+            }
+          </Loaded>
+          <label>
+            Other collections <span class="muted">(comma-separated, even ones with no document yet)</span>
             <input name="collections" value={extra} onInput={(e) => setExtra(e.currentTarget.value)} placeholder="posts, comments" />
           </label>
         </fieldset>
         <ErrorText error={error} />
         <div class="actions">
-          {state === 'idle' ? <button type="submit" class="primary" disabled={names.length === 0}>Start listening</button> : <button type="submit">Stop</button>}
-          <button type="button" onClick={() => setEvents([])} disabled={events.length === 0}>Clear events</button>
+          {state === 'idle' ? (
+            <button type="submit" class="primary" disabled={names.length === 0}>
+              Start listening
+            </button>
+          ) : (
+            <button type="submit">Stop</button>
+          )}
+          <button type="button" onClick={() => setEvents([])} disabled={events.length === 0}>
+            Clear events
+          </button>
         </div>
       </form>
       {events.length === 0 ? (
-        <div class="empty"><p>{state === 'live' ? 'Waiting for changes… insert, update or delete a document in a watched collection.' : 'Pick collections and start listening to see changes as they happen.'}</p></div>
+        <div class="empty">
+          <p>
+            {state === 'live'
+              ? 'Waiting for changes… insert, update or delete a document in a watched collection.'
+              : 'Pick collections and start listening to see changes as they happen.'}
+          </p>
+        </div>
       ) : (
         <ol class="events" aria-live="polite" aria-label="Events, newest first">
           {events.map((e) => (
             <li key={e.id} class="event">
               <div class="row between">
-                <span><span class={`badge ${e.event.split('.')[1]}`}>{e.event}</span> <strong>{e.collection}</strong> <span class="mono">{String(e.document.id)}</span></span>
-                <span class="muted small">#{e.id} · {new Date(e.timestamp).toLocaleTimeString()}</span>
+                <span>
+                  <span class={`badge ${e.event.split('.')[1]}`}>{e.event}</span> <strong>{e.collection}</strong>{' '}
+                  <span class="mono">{String(e.document.id)}</span>
+                </span>
+                <span class="muted small">
+                  #{e.id} · {new Date(e.timestamp).toLocaleTimeString()}
+                </span>
               </div>
               <pre class="body">{JSON.stringify(e.document, null, 2)}</pre>
             </li>

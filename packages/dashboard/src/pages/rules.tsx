@@ -11,14 +11,16 @@ export function RulesPage({ db }: { db: Database }) {
   const collections = useLoad(() => api<CollectionList>('GET', '/collections', { databaseId: db.id }).then((r) => r.collections.map((c) => c.name)), [db.id]);
   return (
     <div class="page">
-      <div class="page-head"><h1>Access rules</h1></div>
+      <div class="page-head">
+        <h1>Access rules</h1>
+      </div>
       <p class="muted">
-        What a request made with a <strong>public key</strong> may do with documents, per collection. Secret keys and this
-        dashboard are not subject to rules. A collection's entry replaces <code>"*"</code> whole; an operation left out is refused.
+        What a request made with a <strong>public key</strong> may do with documents, per collection. Secret keys and this dashboard are not subject to rules. A
+        collection's entry replaces <code>"*"</code> whole; an operation left out is refused.
       </p>
-      <Loaded load={rules} what="Loading rules">{(r) => (
-        <RulesEditor key={db.id} db={db} initial={r.rules} collections={collections.data ?? []} />
-      )}</Loaded>
+      <Loaded load={rules} what="Loading rules">
+        {(r) => <RulesEditor key={db.id} db={db} initial={r.rules} collections={collections.data ?? []} />}
+      </Loaded>
     </div>
   );
 }
@@ -64,13 +66,29 @@ function RulesEditor({ db, initial, collections }: { db: Database; initial: Rule
         <ErrorText error={act.error} />
         {problems.length > 0 && (
           <ul class="problems" aria-label="Problems the server found">
-            {problems.map((p, i) => <li key={i}><code>{inEditor(p.path)}</code> {p.message}</li>)}
+            {problems.map((p, i) => (
+              <li key={i}>
+                <code>{inEditor(p.path)}</code> {p.message}
+              </li>
+            ))}
           </ul>
         )}
         <div class="actions">
           {changed && <span class="muted small">Unsaved changes</span>}
-          <button type="button" disabled={!changed && !parsed.error} onClick={() => { setText(pretty(saved)); setProblems([]); act.clear(); }}>Revert</button>
-          <button type="submit" class="primary" disabled={act.busy || Boolean(parsed.error)}>{act.busy ? 'Saving…' : 'Save rules'}</button>
+          <button
+            type="button"
+            disabled={!changed && !parsed.error}
+            onClick={() => {
+              setText(pretty(saved));
+              setProblems([]);
+              act.clear();
+            }}
+          >
+            Revert
+          </button>
+          <button type="submit" class="primary" disabled={act.busy || Boolean(parsed.error)}>
+            {act.busy ? 'Saving…' : 'Save rules'}
+          </button>
         </div>
         <RuleForms />
       </form>
@@ -90,17 +108,30 @@ function Summary({ rules, invalid, collections }: { rules?: Record<string, unkno
   return (
     <aside class="side summary" aria-label="Summary">
       <h2>In plain words</h2>
-      <label>Collection
+      <label>
+        Collection
         <select value={collection} onChange={(e) => setPicked(e.currentTarget.value)}>
-          {choices.map((c) => <option key={c} value={c}>{c}</option>)}
+          {choices.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
           <option value={ANY_COLLECTION}>any other collection (*)</option>
         </select>
       </label>
-      {invalid || !summary ? <p class="muted">Fix the JSON to see what it means.</p> : !summary.ok ? <p class="error">{summary.error}</p> : (
+      {invalid || !summary ? (
+        <p class="muted">Fix the JSON to see what it means.</p>
+      ) : !summary.ok ? (
+        <p class="error">{summary.error}</p>
+      ) : (
         <>
           <p class="muted small">With a public key, as typed (saved or not). {summary.source}</p>
           <ul class="rule-lines" data-testid="rules-summary">
-            {summary.lines.map((l) => <li key={l.operation}><strong>{l.label}:</strong> {l.who}</li>)}
+            {summary.lines.map((l) => (
+              <li key={l.operation}>
+                <strong>{l.label}:</strong> {l.who}
+              </li>
+            ))}
           </ul>
         </>
       )}
@@ -112,14 +143,28 @@ function RuleForms() {
   return (
     <details class="card help">
       <summary>How to write a rule</summary>
-      <p>Each collection (or <code>"*"</code>) has up to four operations, <code>read</code> (list, get, realtime), <code>create</code>, <code>update</code> and <code>delete</code>, each one of:</p>
+      <p>
+        Each collection (or <code>"*"</code>) has up to four operations, <code>read</code> (list, get, realtime), <code>create</code>, <code>update</code> and{' '}
+        <code>delete</code>, each one of:
+      </p>
       <ul>
-        <li><code>true</code>: anyone with the public key;</li>
-        <li><code>false</code>, or left out: nobody with the public key;</li>
-        <li><code>"signedIn"</code>: requests with a valid <code>X-Session-Token</code> of a user of this database;</li>
-        <li>a filter, as in a list's <code>filter</code>, where <code>{'{"$auth": "id"}'}</code> (or <code>"email"</code>, <code>"emailVerified"</code>, <code>"appMetadata.…"</code>) stands for the signed-in user: <code>{'{"owner": {"$auth": "id"}}'}</code>.</li>
+        <li>
+          <code>true</code>: anyone with the public key;
+        </li>
+        <li>
+          <code>false</code>, or left out: nobody with the public key;
+        </li>
+        <li>
+          <code>"signedIn"</code>: requests with a valid <code>X-Session-Token</code> of a user of this database;
+        </li>
+        <li>
+          a filter, as in a list's <code>filter</code>, where <code>{'{"$auth": "id"}'}</code> (or <code>"email"</code>, <code>"emailVerified"</code>,{' '}
+          <code>"appMetadata.…"</code>) stands for the signed-in user: <code>{'{"owner": {"$auth": "id"}}'}</code>.
+        </li>
       </ul>
-      <p>With no rules ever set, a database behaves as <code>{'{"*": {"read": true}}'}</code>.</p>
+      <p>
+        With no rules ever set, a database behaves as <code>{'{"*": {"read": true}}'}</code>.
+      </p>
     </details>
   );
 }

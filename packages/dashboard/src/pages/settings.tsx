@@ -3,7 +3,10 @@ import { api } from '../api.ts';
 import type { Database, DatabasePatch, DatabaseSettings, Me } from '../types.ts';
 import { ErrorText, useAction, useToast } from '../ui.tsx';
 
-const PROVIDERS = [['google', 'Google'], ['github', 'GitHub']] as const satisfies ReadonlyArray<readonly [keyof DatabaseSettings['oauth'], string]>;
+const PROVIDERS = [
+  ['google', 'Google'],
+  ['github', 'GitHub'],
+] as const satisfies ReadonlyArray<readonly [keyof DatabaseSettings['oauth'], string]>;
 type Provider = (typeof PROVIDERS)[number][0];
 
 /** Redirect URLs, site URL and OAuth clients; client secrets are write-only. */
@@ -18,7 +21,10 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
   // Providers call back PUBLIC_URL, which behind a proxy may differ from this page's address.
   const [publicUrl, setPublicUrl] = useState(location.origin);
   useEffect(() => {
-    api<Me>('GET', '/admin/me').then((r) => setPublicUrl(r.publicUrl), () => undefined);
+    api<Me>('GET', '/admin/me').then(
+      (r) => setPublicUrl(r.publicUrl),
+      () => undefined,
+    );
   }, []);
   const callback = (p: Provider) => `${publicUrl}/v1/auth/oauth/${p}/callback`;
 
@@ -38,22 +44,39 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
       onSaved();
     });
   };
-  const clearSecret = (p: Provider) => act.run(async () => {
-    await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings: { oauth: { [p]: { clientSecret: null } } } } satisfies DatabasePatch });
-    toast.toast('Client secret removed.');
-    onSaved();
-  });
+  const clearSecret = (p: Provider) =>
+    act.run(async () => {
+      await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, {
+        body: { settings: { oauth: { [p]: { clientSecret: null } } } } satisfies DatabasePatch,
+      });
+      toast.toast('Client secret removed.');
+      onSaved();
+    });
 
   return (
     <form class="page settings" onSubmit={save}>
-      <div class="page-head"><h1>Settings</h1><button type="submit" class="primary" disabled={act.busy}>{act.busy ? 'Saving…' : 'Save settings'}</button></div>
+      <div class="page-head">
+        <h1>Settings</h1>
+        <button type="submit" class="primary" disabled={act.busy}>
+          {act.busy ? 'Saving…' : 'Save settings'}
+        </button>
+      </div>
       <ErrorText error={act.error} />
       <section class="card">
         <h2>Links in e-mails and sign-in redirects</h2>
-        <label>Allowed redirect URLs <span class="muted">(one per line; same origin and path prefix. Empty: only localhost)</span>
-          <textarea name="redirectUrls" rows={4} class="mono" value={redirectUrls} onInput={(e) => setRedirectUrls(e.currentTarget.value)} placeholder="https://app.example.com/auth" />
+        <label>
+          Allowed redirect URLs <span class="muted">(one per line; same origin and path prefix. Empty: only localhost)</span>
+          <textarea
+            name="redirectUrls"
+            rows={4}
+            class="mono"
+            value={redirectUrls}
+            onInput={(e) => setRedirectUrls(e.currentTarget.value)}
+            placeholder="https://app.example.com/auth"
+          />
         </label>
-        <label>Site URL <span class="muted">(where e-mail links go when the app gives no redirect URL)</span>
+        <label>
+          Site URL <span class="muted">(where e-mail links go when the app gives no redirect URL)</span>
           <input type="url" name="siteUrl" value={siteUrl} onInput={(e) => setSiteUrl(e.currentTarget.value)} placeholder="https://app.example.com" />
         </label>
       </section>
@@ -62,14 +85,29 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
         return (
           <section class="card" key={p}>
             <h2>{label} sign-in</h2>
-            <p class="muted small">Register this callback URL with {label}: <code class="break">{callback(p)}</code></p>
-            <label>Client id<input name={`${p}ClientId`} value={ids[p]} onInput={(e) => setIds({ ...ids, [p]: e.currentTarget.value })} autoComplete="off" /></label>
-            <label>Client secret {set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>}
-              <input type="password" name={`${p}ClientSecret`} value={secrets[p]} autoComplete="new-password"
-                placeholder={set ? 'Saved: leave empty to keep it, type to replace it' : 'Paste the client secret'}
-                onInput={(e) => setSecrets({ ...secrets, [p]: e.currentTarget.value })} />
+            <p class="muted small">
+              Register this callback URL with {label}: <code class="break">{callback(p)}</code>
+            </p>
+            <label>
+              Client id
+              <input name={`${p}ClientId`} value={ids[p]} onInput={(e) => setIds({ ...ids, [p]: e.currentTarget.value })} autoComplete="off" />
             </label>
-            {set && <button type="button" class="small" onClick={() => clearSecret(p)} disabled={act.busy}>Remove the saved secret</button>}
+            <label>
+              Client secret {set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>}
+              <input
+                type="password"
+                name={`${p}ClientSecret`}
+                value={secrets[p]}
+                autoComplete="new-password"
+                placeholder={set ? 'Saved: leave empty to keep it, type to replace it' : 'Paste the client secret'}
+                onInput={(e) => setSecrets({ ...secrets, [p]: e.currentTarget.value })}
+              />
+            </label>
+            {set && (
+              <button type="button" class="small" onClick={() => clearSecret(p)} disabled={act.busy}>
+                Remove the saved secret
+              </button>
+            )}
           </section>
         );
       })}

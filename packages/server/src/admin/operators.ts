@@ -20,7 +20,8 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 /** Creates an operator; 409 when the e-mail is taken. */
 export async function createOperator(store: Store, email: string, password: string): Promise<Operator> {
-  if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) throw new ApiError('validation_failed', 'A valid e-mail is required', [{ path: '/email', message: 'must be an e-mail address' }]);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email.trim()))
+    throw new ApiError('validation_failed', 'A valid e-mail is required', [{ path: '/email', message: 'must be an e-mail address' }]);
   if (password.length < 8 || password.length > 256) throw new ApiError('weak_password', 'The password must be 8 to 256 characters');
   const op: Operator = { id: newId(), email: normalizeEmail(email), createdAt: nowIso() };
   const passwordHash = await hashPassword(password);
@@ -58,10 +59,12 @@ export async function signInOperator(store: Store, email: string, password: stri
   }
   const token = OPERATOR_TOKEN_PREFIX + randomBase62(43);
   const now = Date.now();
-  await store.run(
-    'INSERT INTO operator_sessions (token_hash, operator_id, expires_at, created_at) VALUES (?, ?, ?, ?)',
-    [hashSecret(token), row.id, new Date(now + OPERATOR_SESSION_MS).toISOString(), new Date(now).toISOString()],
-  );
+  await store.run('INSERT INTO operator_sessions (token_hash, operator_id, expires_at, created_at) VALUES (?, ?, ?, ?)', [
+    hashSecret(token),
+    row.id,
+    new Date(now + OPERATOR_SESSION_MS).toISOString(),
+    new Date(now).toISOString(),
+  ]);
   return { token, operator: { id: row.id, email: row.email, createdAt: row.created_at } };
 }
 

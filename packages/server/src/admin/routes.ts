@@ -9,8 +9,18 @@ import { createOperator, normalizeEmail, signInOperator, signOutOperator } from 
 import { createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from '../databases/databases.ts';
 import { createKey, listKeys, revokeKey } from '../keys/keys.ts';
 import {
-  CreateDatabaseBody, CreateKeyBody, CreateOperatorBody, DatabaseSchema, IdParams, KeyParams, KeySchema, NewKeySchema, OperatorSchema,
-  PatchDatabaseBody, SignInBody, SignInResponse,
+  CreateDatabaseBody,
+  CreateKeyBody,
+  CreateOperatorBody,
+  DatabaseSchema,
+  IdParams,
+  KeyParams,
+  KeySchema,
+  NewKeySchema,
+  OperatorSchema,
+  PatchDatabaseBody,
+  SignInBody,
+  SignInResponse,
 } from './schemas.ts';
 
 /**
@@ -25,77 +35,151 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   const operator = { access: 'operator' as const };
   const errors = errorResponses(400, 401, 403, 404);
 
-  api.post('/v1/admin/sign-in', {
-    config: { access: 'open' },
-    schema: { tags, summary: 'Operator sign-in', body: SignInBody, response: { 200: SignInResponse, 429: ErrorResponse, ...errors } },
-  }, async (request) => {
-    const { email, password } = request.body;
-    return limitFailedAttempts(deps.limiter, { account: operatorAccount(normalizeEmail(email)), ip: request.ip }, () => signInOperator(store, email, password));
-  });
-
-  api.post('/v1/admin/sign-out', {
-    config: { ...operator, invalidates: true }, schema: { tags, summary: 'End this operator session', response: { 204: NoContent, ...errors } },
-  }, async (request, reply) => {
-    await signOutOperator(store, request.operatorToken!);
-    return reply.code(204).send();
-  });
-
-  api.get('/v1/admin/me', {
-    config: operator,
-    schema: {
-      tags, summary: 'The signed-in operator, and the address users reach (PUBLIC_URL: OAuth callbacks are built from it)',
-      response: { 200: Type.Object({ operator: OperatorSchema, publicUrl: Type.String() }), ...errors },
+  api.post(
+    '/v1/admin/sign-in',
+    {
+      config: { access: 'open' },
+      schema: { tags, summary: 'Operator sign-in', body: SignInBody, response: { 200: SignInResponse, 429: ErrorResponse, ...errors } },
     },
-  }, async (request) => ({ operator: request.operator!, publicUrl: deps.publicUrl }));
+    async (request) => {
+      const { email, password } = request.body;
+      return limitFailedAttempts(deps.limiter, { account: operatorAccount(normalizeEmail(email)), ip: request.ip }, () =>
+        signInOperator(store, email, password),
+      );
+    },
+  );
 
-  api.post('/v1/admin/operators', {
-    config: operator, schema: { tags, summary: 'Create another operator', body: CreateOperatorBody, response: { 201: Type.Object({ operator: OperatorSchema }), ...errorResponses(400, 401, 403, 404, 409) } },
-  }, async (request, reply) => reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password) }));
+  api.post(
+    '/v1/admin/sign-out',
+    {
+      config: { ...operator, invalidates: true },
+      schema: { tags, summary: 'End this operator session', response: { 204: NoContent, ...errors } },
+    },
+    async (request, reply) => {
+      await signOutOperator(store, request.operatorToken!);
+      return reply.code(204).send();
+    },
+  );
 
-  api.post('/v1/admin/databases', {
-    config: operator,
-    schema: { tags, summary: 'Create a database and its first secret key (shown once)', body: CreateDatabaseBody, response: { 201: Type.Object({ database: DatabaseSchema, key: NewKeySchema }), ...errors } },
-  }, async (request, reply) => reply.code(201).send(await createDatabase(store, request.body.name)));
+  api.get(
+    '/v1/admin/me',
+    {
+      config: operator,
+      schema: {
+        tags,
+        summary: 'The signed-in operator, and the address users reach (PUBLIC_URL: OAuth callbacks are built from it)',
+        response: { 200: Type.Object({ operator: OperatorSchema, publicUrl: Type.String() }), ...errors },
+      },
+    },
+    async (request) => ({ operator: request.operator!, publicUrl: deps.publicUrl }),
+  );
 
-  api.get('/v1/admin/databases', {
-    config: operator, schema: { tags, summary: 'List databases', response: { 200: Type.Object({ databases: Type.Array(DatabaseSchema) }), ...errors } },
-  }, async () => ({ databases: await listDatabases(store) }));
+  api.post(
+    '/v1/admin/operators',
+    {
+      config: operator,
+      schema: {
+        tags,
+        summary: 'Create another operator',
+        body: CreateOperatorBody,
+        response: { 201: Type.Object({ operator: OperatorSchema }), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password) }),
+  );
 
-  api.get('/v1/admin/databases/:id', {
-    config: operator, schema: { tags, summary: 'Get a database', params: IdParams, response: { 200: Type.Object({ database: DatabaseSchema }), ...errors } },
-  }, async (request) => ({ database: await getDatabase(store, request.params.id) }));
+  api.post(
+    '/v1/admin/databases',
+    {
+      config: operator,
+      schema: {
+        tags,
+        summary: 'Create a database and its first secret key (shown once)',
+        body: CreateDatabaseBody,
+        response: { 201: Type.Object({ database: DatabaseSchema, key: NewKeySchema }), ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createDatabase(store, request.body.name)),
+  );
 
-  api.patch('/v1/admin/databases/:id', {
-    config: operator,
-    schema: { tags, summary: 'Rename a database or merge its settings', params: IdParams, body: PatchDatabaseBody, response: { 200: Type.Object({ database: DatabaseSchema }), ...errors } },
-  }, async (request) => ({ database: await updateDatabase(store, request.params.id, request.body) }));
+  api.get(
+    '/v1/admin/databases',
+    {
+      config: operator,
+      schema: { tags, summary: 'List databases', response: { 200: Type.Object({ databases: Type.Array(DatabaseSchema) }), ...errors } },
+    },
+    async () => ({ databases: await listDatabases(store) }),
+  );
 
-  api.delete('/v1/admin/databases/:id', {
-    config: { ...operator, invalidates: true }, schema: { tags, summary: 'Delete a database and everything in it', params: IdParams, response: { 204: NoContent, ...errors } },
-  }, async (request, reply) => {
-    await deleteDatabase(store, request.params.id);
-    return reply.code(204).send();
-  });
+  api.get(
+    '/v1/admin/databases/:id',
+    {
+      config: operator,
+      schema: { tags, summary: 'Get a database', params: IdParams, response: { 200: Type.Object({ database: DatabaseSchema }), ...errors } },
+    },
+    async (request) => ({ database: await getDatabase(store, request.params.id) }),
+  );
 
-  api.post('/v1/admin/databases/:id/keys', {
-    config: operator,
-    schema: { tags, summary: 'Create an API key (shown once)', params: IdParams, body: CreateKeyBody, response: { 201: NewKeySchema, ...errors } },
-  }, async (request, reply) => {
-    await getDatabase(store, request.params.id);
-    return reply.code(201).send(await createKey(store, request.params.id, request.body.kind, request.body.name ?? null));
-  });
+  api.patch(
+    '/v1/admin/databases/:id',
+    {
+      config: operator,
+      schema: {
+        tags,
+        summary: 'Rename a database or merge its settings',
+        params: IdParams,
+        body: PatchDatabaseBody,
+        response: { 200: Type.Object({ database: DatabaseSchema }), ...errors },
+      },
+    },
+    async (request) => ({ database: await updateDatabase(store, request.params.id, request.body) }),
+  );
 
-  api.get('/v1/admin/databases/:id/keys', {
-    config: operator, schema: { tags, summary: 'List API keys (hints only)', params: IdParams, response: { 200: Type.Object({ keys: Type.Array(KeySchema) }), ...errors } },
-  }, async (request) => {
-    await getDatabase(store, request.params.id);
-    return { keys: await listKeys(store, request.params.id) };
-  });
+  api.delete(
+    '/v1/admin/databases/:id',
+    {
+      config: { ...operator, invalidates: true },
+      schema: { tags, summary: 'Delete a database and everything in it', params: IdParams, response: { 204: NoContent, ...errors } },
+    },
+    async (request, reply) => {
+      await deleteDatabase(store, request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
-  api.delete('/v1/admin/databases/:id/keys/:keyId', {
-    config: { ...operator, invalidates: true }, schema: { tags, summary: 'Revoke an API key at once', params: KeyParams, response: { 204: NoContent, ...errors } },
-  }, async (request, reply) => {
-    await revokeKey(store, request.params.id, request.params.keyId);
-    return reply.code(204).send();
-  });
+  api.post(
+    '/v1/admin/databases/:id/keys',
+    {
+      config: operator,
+      schema: { tags, summary: 'Create an API key (shown once)', params: IdParams, body: CreateKeyBody, response: { 201: NewKeySchema, ...errors } },
+    },
+    async (request, reply) => {
+      await getDatabase(store, request.params.id);
+      return reply.code(201).send(await createKey(store, request.params.id, request.body.kind, request.body.name ?? null));
+    },
+  );
+
+  api.get(
+    '/v1/admin/databases/:id/keys',
+    {
+      config: operator,
+      schema: { tags, summary: 'List API keys (hints only)', params: IdParams, response: { 200: Type.Object({ keys: Type.Array(KeySchema) }), ...errors } },
+    },
+    async (request) => {
+      await getDatabase(store, request.params.id);
+      return { keys: await listKeys(store, request.params.id) };
+    },
+  );
+
+  api.delete(
+    '/v1/admin/databases/:id/keys/:keyId',
+    {
+      config: { ...operator, invalidates: true },
+      schema: { tags, summary: 'Revoke an API key at once', params: KeyParams, response: { 204: NoContent, ...errors } },
+    },
+    async (request, reply) => {
+      await revokeKey(store, request.params.id, request.params.keyId);
+      return reply.code(204).send();
+    },
+  );
 }

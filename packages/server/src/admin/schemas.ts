@@ -12,21 +12,42 @@ export const SettingsSchema = Type.Object({
   oauth: Type.Object({ google: Type.Optional(OAuthClient), github: Type.Optional(OAuthClient) }),
 });
 export const DatabaseSchema = Type.Object({
-  id: Type.String(), name: Type.String(), settings: SettingsSchema, createdAt: Type.String(), updatedAt: Type.String(),
+  id: Type.String(),
+  name: Type.String(),
+  settings: SettingsSchema,
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
 });
 export const KeyKindSchema = Type.Union([Type.Literal('secret'), Type.Literal('public')]);
 export const NewKeySchema = Type.Object({
-  id: Type.String(), kind: KeyKindSchema, name: Type.Union([Type.String(), Type.Null()]), key: Type.String({ description: 'Shown once' }), createdAt: Type.String(),
+  id: Type.String(),
+  kind: KeyKindSchema,
+  name: Type.Union([Type.String(), Type.Null()]),
+  key: Type.String({ description: 'Shown once' }),
+  createdAt: Type.String(),
 });
 export const KeySchema = Type.Object({
-  id: Type.String(), kind: KeyKindSchema, name: Type.Union([Type.String(), Type.Null()]), hint: Type.String(),
-  createdAt: Type.String(), lastUsedAt: Type.Union([Type.String(), Type.Null()]), revokedAt: Type.Union([Type.String(), Type.Null()]),
+  id: Type.String(),
+  kind: KeyKindSchema,
+  name: Type.Union([Type.String(), Type.Null()]),
+  hint: Type.String(),
+  createdAt: Type.String(),
+  lastUsedAt: Type.Union([Type.String(), Type.Null()]),
+  revokedAt: Type.Union([Type.String(), Type.Null()]),
 });
 export const CreateDatabaseBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) });
-export const PatchDatabaseBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  settings: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}}}' })),
-}, { additionalProperties: false });
+export const PatchDatabaseBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    settings: Type.Optional(
+      Type.Object(
+        {},
+        { additionalProperties: true, description: 'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}}}' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const CreateKeyBody = Type.Object({ kind: KeyKindSchema, name: Type.Optional(Type.String({ maxLength: 100 })) });
 export const IdParams = Type.Object({ id: Type.String() });
 export const KeyParams = Type.Object({ id: Type.String(), keyId: Type.String() });

@@ -27,7 +27,10 @@ export class FirstRunSetup {
   /** Set while a setup is being completed, so two concurrent requests can't both create one. */
   private busy = false;
 
-  constructor(private readonly store: Store, readonly token: string = newSetupToken()) {}
+  constructor(
+    private readonly store: Store,
+    readonly token: string = newSetupToken(),
+  ) {}
 
   /** Whether the instance still needs its first operator. */
   async needsSetup(): Promise<boolean> {

@@ -34,10 +34,11 @@ export async function listUsers(store: Store, databaseId: string, opts: { search
     params.push(`%${likeLiteral(search)}%`);
   }
   const count = await store.get<{ n: number }>(`SELECT count(*) AS n FROM users WHERE ${where}`, params);
-  const rows = await store.all<UserRow>(
-    `SELECT ${USER_COLUMNS} FROM users WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-    [...params, opts.limit, opts.offset],
-  );
+  const rows = await store.all<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
+    ...params,
+    opts.limit,
+    opts.offset,
+  ]);
   return { users: rows.map(toUser), total: count?.n ?? 0, limit: opts.limit, offset: opts.offset };
 }
 
@@ -50,11 +51,14 @@ async function userRow(store: Store, databaseId: string, userId: string): Promis
 /** One user with its live session count and linked OAuth providers; 404 when absent. */
 export async function getUser(store: Store, databaseId: string, userId: string): Promise<UserDetail> {
   const row = await userRow(store, databaseId, userId);
-  const sessions = await store.get<{ n: number }>(
-    'SELECT count(*) AS n FROM user_sessions WHERE database_id = ? AND user_id = ? AND expires_at > ?', [databaseId, userId, nowIso()],
-  );
+  const sessions = await store.get<{ n: number }>('SELECT count(*) AS n FROM user_sessions WHERE database_id = ? AND user_id = ? AND expires_at > ?', [
+    databaseId,
+    userId,
+    nowIso(),
+  ]);
   const providers = await store.all<{ provider: string }>(
-    'SELECT DISTINCT provider FROM user_identities WHERE database_id = ? AND user_id = ? ORDER BY provider', [databaseId, userId],
+    'SELECT DISTINCT provider FROM user_identities WHERE database_id = ? AND user_id = ? ORDER BY provider',
+    [databaseId, userId],
   );
   return { user: toUser(row), activeSessions: sessions?.n ?? 0, providers: providers.map((p) => p.provider) };
 }
@@ -74,9 +78,11 @@ export async function deleteUser(store: Store, databaseId: string, userId: strin
 /** Ends every session of a user ("sign out everywhere"); returns how many were live. */
 export async function signOutUser(store: Store, databaseId: string, userId: string): Promise<number> {
   await userRow(store, databaseId, userId);
-  const live = await store.get<{ n: number }>(
-    'SELECT count(*) AS n FROM user_sessions WHERE database_id = ? AND user_id = ? AND expires_at > ?', [databaseId, userId, nowIso()],
-  );
+  const live = await store.get<{ n: number }>('SELECT count(*) AS n FROM user_sessions WHERE database_id = ? AND user_id = ? AND expires_at > ?', [
+    databaseId,
+    userId,
+    nowIso(),
+  ]);
   await store.run('DELETE FROM user_sessions WHERE database_id = ? AND user_id = ?', [databaseId, userId]);
   return live?.n ?? 0;
 }

@@ -57,14 +57,18 @@ export async function limitFailedAttempts<T>(limiter: Limiter, who: Attempt, che
   const key = `auth:failed:${who.account}:${who.ip}`;
   const counted = await limiter.consume(key, limit, windowSeconds);
   if (!counted.allowed) {
-    throw new ApiError('rate_limited', `Too many failed attempts for this account from this address; retry in ${counted.resetSeconds} s`, undefined, { retryAfter: counted.resetSeconds });
+    throw new ApiError('rate_limited', `Too many failed attempts for this account from this address; retry in ${counted.resetSeconds} s`, undefined, {
+      retryAfter: counted.resetSeconds,
+    });
   }
   // A refund that fails (the limiter's store is away) leaves one attempt too many counted: better
   // than failing a sign-in that succeeded.
   const giveBack = async () => {
     try {
       await limiter.refund(key, limit, windowSeconds);
-    } catch { /* see above */ }
+    } catch {
+      /* see above */
+    }
   };
   try {
     const result = await check();

@@ -12,10 +12,14 @@ export const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { reset: HOUR, magi
  */
 export async function issueLinkToken(q: Queryable, clock: Clock, databaseId: string, purpose: LinkPurpose, email: string): Promise<string> {
   const token = newToken();
-  await q.run(
-    'INSERT INTO auth_tokens (token_hash, database_id, purpose, email, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    [tokenHash(token), databaseId, purpose, email, isoAt(clock, LINK_LIFETIME_MS[purpose]), isoAt(clock)],
-  );
+  await q.run('INSERT INTO auth_tokens (token_hash, database_id, purpose, email, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    tokenHash(token),
+    databaseId,
+    purpose,
+    email,
+    isoAt(clock, LINK_LIFETIME_MS[purpose]),
+    isoAt(clock),
+  ]);
   return token;
 }
 

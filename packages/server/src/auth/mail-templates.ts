@@ -1,7 +1,6 @@
 import type { Mail } from '../infra/mailer/mailer.ts';
 
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 interface LinkMail {
   to: string;
@@ -11,8 +10,7 @@ interface LinkMail {
 }
 
 function render(m: LinkMail, subject: string, intro: string, action: string, validity: string): Mail {
-  const text = `${intro}\n\n${m.link}\n\nThe link works once and expires in ${validity}. ` +
-    `If you did not ask for it, ignore this e-mail.\n`;
+  const text = `${intro}\n\n${m.link}\n\nThe link works once and expires in ${validity}. ` + `If you did not ask for it, ignore this e-mail.\n`;
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
 <p>${escapeHtml(intro)}</p>
 <p><a href="${escapeHtml(m.link)}" style="display:inline-block;padding:10px 16px;background:#2563eb;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>
@@ -24,7 +22,13 @@ function render(m: LinkMail, subject: string, intro: string, action: string, val
 
 /** The password-reset e-mail (link valid 1 hour). */
 export function resetPasswordMail(m: LinkMail): Mail {
-  return render(m, `Reset your ${m.app} password`, `Someone asked to reset the password of your ${m.app} account (${m.to}). Choose a new one here:`, 'Reset password', '1 hour');
+  return render(
+    m,
+    `Reset your ${m.app} password`,
+    `Someone asked to reset the password of your ${m.app} account (${m.to}). Choose a new one here:`,
+    'Reset password',
+    '1 hour',
+  );
 }
 
 /** The magic-link e-mail (link valid 15 minutes). */

@@ -7,8 +7,23 @@ import type { EmailLinks, LinkTarget } from './email-links.ts';
 import { limitFailedAttempts, userAccount, withinMailLimit, type MailLimited } from './limits.ts';
 import type { BrowserStep, OAuthFlow } from './oauth/flow.ts';
 import {
-  AcceptedResponse, ChangePasswordBody, ForgotPasswordBody, MagicLinkBody, NoContent, OAuthCallbackQuery, OAuthStartQuery, PatchMeBody,
-  ProviderParams, Redirect, ResetPasswordBody, SessionHeaders, SignInBody, SignUpBody, SignedInResponse, UserResponse, VerifyMagicLinkBody,
+  AcceptedResponse,
+  ChangePasswordBody,
+  ForgotPasswordBody,
+  MagicLinkBody,
+  NoContent,
+  OAuthCallbackQuery,
+  OAuthStartQuery,
+  PatchMeBody,
+  ProviderParams,
+  Redirect,
+  ResetPasswordBody,
+  SessionHeaders,
+  SignInBody,
+  SignUpBody,
+  SignedInResponse,
+  UserResponse,
+  VerifyMagicLinkBody,
 } from './schemas.ts';
 import type { AuthService } from './service.ts';
 import { normalizeEmail, toUser, validEmail } from './users.ts';
@@ -54,7 +69,10 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
    * happens (API.md §2), with the mail sent in the background unless the e-mail is past its limit.
    */
   const requestLink = async (
-    request: FastifyRequest, body: { email: string; redirectUrl?: string }, reply: FastifyReply, route: MailLimited,
+    request: FastifyRequest,
+    body: { email: string; redirectUrl?: string },
+    reply: FastifyReply,
+    route: MailLimited,
     send: (databaseId: string, email: string, target: LinkTarget) => void,
   ) => {
     const databaseId = databaseOf(request);
@@ -65,85 +83,197 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     return reply.code(202).send({});
   };
 
-  api.post('/v1/auth/sign-up', {
-    config: key, schema: { tags, summary: 'Create an account with a password and sign in', body: SignUpBody, response: { 201: SignedInResponse, 409: ErrorResponse, ...errors } },
-  }, async (request, reply) => {
-    const { email, password, name } = request.body;
-    return reply.code(201).send(await auth.signUp(databaseOf(request), email, password, name ?? undefined));
-  });
-
-  api.post('/v1/auth/sign-in', {
-    config: key, schema: { tags, summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SignedInResponse, ...errors } },
-  }, async (request) => {
-    const databaseId = databaseOf(request);
-    const email = normalizeEmail(request.body.email);
-    return limitFailedAttempts(limiter, { account: userAccount(databaseId, email), ip: request.ip }, () => auth.signIn(databaseId, email, request.body.password));
-  });
-
-  api.post('/v1/auth/sign-out', {
-    config: keyInvalidates, schema: { tags, summary: 'End the session in X-Session-Token', headers: SessionHeaders, response: { 204: NoContent, ...errors } },
-  }, async (request, reply) => {
-    await auth.signOut(await current(request));
-    return reply.code(204).send();
-  });
-
-  api.get('/v1/auth/me', {
-    config: key, schema: { tags, summary: 'The signed-in user', headers: SessionHeaders, response: { 200: UserResponse, ...errors } },
-  }, async (request) => ({ user: toUser((await current(request)).user) }));
-
-  api.patch('/v1/auth/me', {
-    config: keyInvalidates, schema: { tags, summary: "Change the signed-in user's name or avatar", headers: SessionHeaders, body: PatchMeBody, response: { 200: UserResponse, ...errors } },
-  }, async (request) => ({ user: await auth.updateProfile(await current(request), request.body) }));
-
-  api.post('/v1/auth/refresh', {
-    config: key, schema: { tags, summary: 'Extend the session to now + its lifetime (same token)', headers: SessionHeaders, response: { 200: SignedInResponse, ...errors } },
-  }, async (request) => auth.refresh(await current(request)));
-
-  api.post('/v1/auth/change-password', {
-    config: keyInvalidates, schema: { tags, summary: 'Change the password; ends every other session', headers: SessionHeaders, body: ChangePasswordBody, response: { 204: NoContent, ...errors } },
-  }, async (request, reply) => {
-    const me = await current(request);
-    const { currentPassword, newPassword } = request.body;
-    await limitFailedAttempts(limiter, { account: userAccount(databaseOf(request), me.user.email), ip: request.ip }, () => auth.changePassword(me, currentPassword, newPassword));
-    return reply.code(204).send();
-  });
-
-  api.post('/v1/auth/forgot-password', {
-    config: key, schema: { tags, summary: 'Mail a password-reset link (valid 1 hour) if the account exists', body: ForgotPasswordBody, response: { 202: AcceptedResponse, ...errors } },
-  }, async (request, reply) => requestLink(request, request.body, reply, 'forgot-password', (db, email, target) => links.requestReset(db, email, target)));
-
-  api.post('/v1/auth/reset-password', {
-    config: keyInvalidates, schema: { tags, summary: 'Set a new password with the token of a reset link; ends every session', body: ResetPasswordBody, response: { 204: NoContent, ...errors } },
-  }, async (request, reply) => {
-    const { email, token, newPassword } = request.body;
-    await links.resetPassword(databaseOf(request), normalizeEmail(email), token, newPassword);
-    return reply.code(204).send();
-  });
-
-  api.post('/v1/auth/magic-link', {
-    config: key, schema: { tags, summary: 'Mail a sign-in link (valid 15 minutes)', body: MagicLinkBody, response: { 202: AcceptedResponse, ...errors } },
-  }, async (request, reply) => requestLink(request, request.body, reply, 'magic-link', (db, email, target) => links.requestMagicLink(db, email, target)));
-
-  api.post('/v1/auth/magic-link/verify', {
-    config: keyInvalidates, schema: { tags, summary: 'Sign in with the token of a magic link (creates the account if needed)', body: VerifyMagicLinkBody, response: { 200: SignedInResponse, ...errors } },
-  }, async (request) => links.verifyMagicLink(databaseOf(request), normalizeEmail(request.body.email), request.body.token));
-
-  api.get('/v1/auth/oauth/:provider', {
-    config: { access: 'open' },
-    schema: {
-      tags, summary: 'Start signing in with Google or GitHub (a browser navigation; the public key goes in the query)', security: [],
-      params: ProviderParams, querystring: OAuthStartQuery, response: { 302: Redirect, ...errors },
+  api.post(
+    '/v1/auth/sign-up',
+    {
+      config: key,
+      schema: {
+        tags,
+        summary: 'Create an account with a password and sign in',
+        body: SignUpBody,
+        response: { 201: SignedInResponse, 409: ErrorResponse, ...errors },
+      },
     },
-  }, async (request, reply) => redirect(reply, await oauth.start(request.params.provider, request.query.key, request.query.redirectUrl)));
-
-  api.get('/v1/auth/oauth/:provider/callback', {
-    config: { access: 'open', invalidates: true },
-    schema: {
-      tags, summary: "The provider's redirect back: on to redirectUrl?token= or ?error=", security: [],
-      params: ProviderParams, querystring: OAuthCallbackQuery, response: { 302: Redirect, 400: ErrorResponse, 429: ErrorResponse },
+    async (request, reply) => {
+      const { email, password, name } = request.body;
+      return reply.code(201).send(await auth.signUp(databaseOf(request), email, password, name ?? undefined));
     },
-  }, async (request, reply) => {
-    reply.header('Referrer-Policy', 'no-referrer'); // on the 400 answer too: the URL carries the provider's code
-    return redirect(reply, await oauth.callback(request.params.provider, request.query, request.headers.cookie));
-  });
+  );
+
+  api.post(
+    '/v1/auth/sign-in',
+    {
+      config: key,
+      schema: { tags, summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SignedInResponse, ...errors } },
+    },
+    async (request) => {
+      const databaseId = databaseOf(request);
+      const email = normalizeEmail(request.body.email);
+      return limitFailedAttempts(limiter, { account: userAccount(databaseId, email), ip: request.ip }, () =>
+        auth.signIn(databaseId, email, request.body.password),
+      );
+    },
+  );
+
+  api.post(
+    '/v1/auth/sign-out',
+    {
+      config: keyInvalidates,
+      schema: { tags, summary: 'End the session in X-Session-Token', headers: SessionHeaders, response: { 204: NoContent, ...errors } },
+    },
+    async (request, reply) => {
+      await auth.signOut(await current(request));
+      return reply.code(204).send();
+    },
+  );
+
+  api.get(
+    '/v1/auth/me',
+    {
+      config: key,
+      schema: { tags, summary: 'The signed-in user', headers: SessionHeaders, response: { 200: UserResponse, ...errors } },
+    },
+    async (request) => ({ user: toUser((await current(request)).user) }),
+  );
+
+  api.patch(
+    '/v1/auth/me',
+    {
+      config: keyInvalidates,
+      schema: {
+        tags,
+        summary: "Change the signed-in user's name or avatar",
+        headers: SessionHeaders,
+        body: PatchMeBody,
+        response: { 200: UserResponse, ...errors },
+      },
+    },
+    async (request) => ({ user: await auth.updateProfile(await current(request), request.body) }),
+  );
+
+  api.post(
+    '/v1/auth/refresh',
+    {
+      config: key,
+      schema: {
+        tags,
+        summary: 'Extend the session to now + its lifetime (same token)',
+        headers: SessionHeaders,
+        response: { 200: SignedInResponse, ...errors },
+      },
+    },
+    async (request) => auth.refresh(await current(request)),
+  );
+
+  api.post(
+    '/v1/auth/change-password',
+    {
+      config: keyInvalidates,
+      schema: {
+        tags,
+        summary: 'Change the password; ends every other session',
+        headers: SessionHeaders,
+        body: ChangePasswordBody,
+        response: { 204: NoContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const me = await current(request);
+      const { currentPassword, newPassword } = request.body;
+      await limitFailedAttempts(limiter, { account: userAccount(databaseOf(request), me.user.email), ip: request.ip }, () =>
+        auth.changePassword(me, currentPassword, newPassword),
+      );
+      return reply.code(204).send();
+    },
+  );
+
+  api.post(
+    '/v1/auth/forgot-password',
+    {
+      config: key,
+      schema: {
+        tags,
+        summary: 'Mail a password-reset link (valid 1 hour) if the account exists',
+        body: ForgotPasswordBody,
+        response: { 202: AcceptedResponse, ...errors },
+      },
+    },
+    async (request, reply) => requestLink(request, request.body, reply, 'forgot-password', (db, email, target) => links.requestReset(db, email, target)),
+  );
+
+  api.post(
+    '/v1/auth/reset-password',
+    {
+      config: keyInvalidates,
+      schema: {
+        tags,
+        summary: 'Set a new password with the token of a reset link; ends every session',
+        body: ResetPasswordBody,
+        response: { 204: NoContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { email, token, newPassword } = request.body;
+      await links.resetPassword(databaseOf(request), normalizeEmail(email), token, newPassword);
+      return reply.code(204).send();
+    },
+  );
+
+  api.post(
+    '/v1/auth/magic-link',
+    {
+      config: key,
+      schema: { tags, summary: 'Mail a sign-in link (valid 15 minutes)', body: MagicLinkBody, response: { 202: AcceptedResponse, ...errors } },
+    },
+    async (request, reply) => requestLink(request, request.body, reply, 'magic-link', (db, email, target) => links.requestMagicLink(db, email, target)),
+  );
+
+  api.post(
+    '/v1/auth/magic-link/verify',
+    {
+      config: keyInvalidates,
+      schema: {
+        tags,
+        summary: 'Sign in with the token of a magic link (creates the account if needed)',
+        body: VerifyMagicLinkBody,
+        response: { 200: SignedInResponse, ...errors },
+      },
+    },
+    async (request) => links.verifyMagicLink(databaseOf(request), normalizeEmail(request.body.email), request.body.token),
+  );
+
+  api.get(
+    '/v1/auth/oauth/:provider',
+    {
+      config: { access: 'open' },
+      schema: {
+        tags,
+        summary: 'Start signing in with Google or GitHub (a browser navigation; the public key goes in the query)',
+        security: [],
+        params: ProviderParams,
+        querystring: OAuthStartQuery,
+        response: { 302: Redirect, ...errors },
+      },
+    },
+    async (request, reply) => redirect(reply, await oauth.start(request.params.provider, request.query.key, request.query.redirectUrl)),
+  );
+
+  api.get(
+    '/v1/auth/oauth/:provider/callback',
+    {
+      config: { access: 'open', invalidates: true },
+      schema: {
+        tags,
+        summary: "The provider's redirect back: on to redirectUrl?token= or ?error=",
+        security: [],
+        params: ProviderParams,
+        querystring: OAuthCallbackQuery,
+        response: { 302: Redirect, 400: ErrorResponse, 429: ErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Referrer-Policy', 'no-referrer'); // on the 400 answer too: the URL carries the provider's code
+      return redirect(reply, await oauth.callback(request.params.provider, request.query, request.headers.cookie));
+    },
+  );
 }

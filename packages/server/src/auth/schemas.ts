@@ -4,15 +4,18 @@ import { Type, type TSchema } from '@sinclair/typebox';
 // Null first: with coerceTypes, a string branch first would turn a null into "".
 const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
 
-export const UserSchema = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  name: Nullable(Type.String()),
-  avatar: Nullable(Type.String()),
-  emailVerified: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-}, { description: 'An end user of the database (never a password hash)' });
+export const UserSchema = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    name: Nullable(Type.String()),
+    avatar: Nullable(Type.String()),
+    emailVerified: Type.Boolean(),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { description: 'An end user of the database (never a password hash)' },
+);
 
 export const SessionSchema = Type.Object({
   token: Type.String({ description: 'Send it as X-Session-Token' }),
@@ -30,10 +33,13 @@ const LinkToken = Type.String({ maxLength: 512, description: 'The token of the l
 
 export const SignUpBody = Type.Object({ email: Email, password: NewPassword, name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))) });
 export const SignInBody = Type.Object({ email: Email, password: Password });
-export const PatchMeBody = Type.Object({
-  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  avatar: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'An http(s) URL' }))),
-}, { additionalProperties: false });
+export const PatchMeBody = Type.Object(
+  {
+    name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    avatar: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'An http(s) URL' }))),
+  },
+  { additionalProperties: false },
+);
 export const ChangePasswordBody = Type.Object({ currentPassword: Password, newPassword: NewPassword });
 export const ForgotPasswordBody = Type.Object({
   email: Email,
@@ -50,11 +56,14 @@ export const OAuthStartQuery = Type.Object({
   key: Type.Optional(Type.String({ description: 'A public key (svc_pk_…); a secret key here is refused' })),
   redirectUrl: Type.String({ maxLength: 2048, description: 'An allowed redirect URL: where the user comes back with ?token= or ?error=' }),
 });
-export const OAuthCallbackQuery = Type.Object({
-  code: Type.Optional(Type.String()),
-  state: Type.Optional(Type.String()),
-  error: Type.Optional(Type.String()),
-}, { additionalProperties: true, description: 'What the provider sends back' });
+export const OAuthCallbackQuery = Type.Object(
+  {
+    code: Type.Optional(Type.String()),
+    state: Type.Optional(Type.String()),
+    error: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true, description: 'What the provider sends back' },
+);
 
 export const Redirect = { type: 'null', description: 'Redirect (see Location)' } as const;
 export const NoContent = { type: 'null', description: 'Done' } as const;

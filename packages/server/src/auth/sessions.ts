@@ -47,10 +47,13 @@ export class Sessions {
   async create(q: Queryable, databaseId: string, userId: string): Promise<Session> {
     const token = newToken();
     const expiresAt = isoAt(this.clock, this.lifetimeMs);
-    await q.run(
-      'INSERT INTO user_sessions (token_hash, database_id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)',
-      [tokenHash(token), databaseId, userId, expiresAt, isoAt(this.clock)],
-    );
+    await q.run('INSERT INTO user_sessions (token_hash, database_id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)', [
+      tokenHash(token),
+      databaseId,
+      userId,
+      expiresAt,
+      isoAt(this.clock),
+    ]);
     return { token, expiresAt };
   }
 
@@ -82,10 +85,11 @@ export class Sessions {
   /** Moves a live session's expiry to now + lifetime; the token stays the same. */
   async refresh(current: Current): Promise<Session> {
     const expiresAt = isoAt(this.clock, this.lifetimeMs);
-    const changed = await this.store.run(
-      'UPDATE user_sessions SET expires_at = ? WHERE token_hash = ? AND expires_at > ?',
-      [expiresAt, current.tokenHash, isoAt(this.clock)],
-    );
+    const changed = await this.store.run('UPDATE user_sessions SET expires_at = ? WHERE token_hash = ? AND expires_at > ?', [
+      expiresAt,
+      current.tokenHash,
+      isoAt(this.clock),
+    ]);
     if (changed === 0) throw invalid(); // ended or expired between resolve and now
     return { token: current.token, expiresAt };
   }

@@ -28,7 +28,13 @@ export interface UserRow {
 export const USER_COLUMNS = 'id, email, name, avatar, password_hash, email_verified, created_at, updated_at';
 
 export const toUser = (r: UserRow): User => ({
-  id: r.id, email: r.email, name: r.name, avatar: r.avatar, emailVerified: Boolean(Number(r.email_verified)), createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  email: r.email,
+  name: r.name,
+  avatar: r.avatar,
+  emailVerified: Boolean(Number(r.email_verified)),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /** Trims and lower-cases an e-mail (the account key); no format check. */
@@ -56,7 +62,9 @@ export function checkAvatar(avatar: string | null | undefined): void {
   try {
     const u = new URL(avatar);
     ok = u.protocol === 'http:' || u.protocol === 'https:';
-  } catch { /* not a URL */ }
+  } catch {
+    /* not a URL */
+  }
   if (!ok) throw new ApiError('validation_failed', 'avatar must be an http(s) URL', [{ path: '/avatar', message: 'must be an http(s) URL' }]);
 }
 
@@ -80,8 +88,14 @@ export interface NewUser {
 /** Inserts a user unless the e-mail is taken in that database; returns the row, or undefined when taken. */
 export async function insertUser(q: Queryable, databaseId: string, u: NewUser, now: string): Promise<UserRow | undefined> {
   const row: UserRow = {
-    id: newId(), email: u.email, name: u.name ?? null, avatar: u.avatar ?? null, password_hash: u.passwordHash ?? null,
-    email_verified: u.emailVerified ? 1 : 0, created_at: now, updated_at: now,
+    id: newId(),
+    email: u.email,
+    name: u.name ?? null,
+    avatar: u.avatar ?? null,
+    password_hash: u.passwordHash ?? null,
+    email_verified: u.emailVerified ? 1 : 0,
+    created_at: now,
+    updated_at: now,
   };
   const inserted = await q.get(
     `INSERT INTO users (id, database_id, email, name, avatar, password_hash, email_verified, created_at, updated_at)

@@ -30,7 +30,10 @@ import type { ChangeEvent, NewChange } from './events.ts';
  * the group, or a plain one and a group could each hold what the other waits for.
  */
 export async function appendChanges(
-  tx: Queryable & Pick<Transaction, 'group' | 'onRollback'>, dialect: Dialect, databaseId: string, changes: NewChange[],
+  tx: Queryable & Pick<Transaction, 'group' | 'onRollback'>,
+  dialect: Dialect,
+  databaseId: string,
+  changes: NewChange[],
 ): Promise<ChangeEvent[]> {
   if (changes.length === 0) return [];
   if (tx.group?.key === groupKey(databaseId) && tx.onRollback) return appendInGroup(tx.group.state as Pending, tx.onRollback, databaseId, changes);
@@ -98,15 +101,20 @@ async function writePending(q: Queryable, dialect: Dialect, databaseId: string, 
   if (events.length === 0) return;
   const deltas = [...pending.deltas].filter(([, d]) => d !== 0);
   const head = events.slice(0, CHUNK);
-  const counts = deltas.length === 0 ? '' : `, cnt AS (INSERT INTO collections (database_id, name, count) VALUES ${deltas.map(() => '(?, ?, ?)').join(', ')}
+  const counts =
+    deltas.length === 0
+      ? ''
+      : `, cnt AS (INSERT INTO collections (database_id, name, count) VALUES ${deltas.map(() => '(?, ?, ?)').join(', ')}
      ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + EXCLUDED.count RETURNING 1)`;
   await q.run(
     `WITH ctr AS (UPDATE databases SET last_event_id = ? WHERE id = ? RETURNING 1)${counts},
-     ins AS (INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at) VALUES ${
-       head.map(() => `(?, ?, ?, ?, ?, ${dialect.jsonParam}, ${dialect.jsonParam}, ?)`).join(', ')} RETURNING 1)
+     ins AS (INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at) VALUES ${head
+       .map(() => `(?, ?, ?, ?, ?, ${dialect.jsonParam}, ${dialect.jsonParam}, ?)`)
+       .join(', ')} RETURNING 1)
      SELECT 1`,
     [
-      String(pending.next - 1n), databaseId,
+      String(pending.next - 1n),
+      databaseId,
       ...deltas.flatMap(([collection, d]) => [databaseId, collection, d]),
       ...head.flatMap((e) => [databaseId, e.id, ...eventParams(e)]),
     ],
@@ -118,12 +126,16 @@ async function writePending(q: Queryable, dialect: Dialect, databaseId: string, 
 const CHUNK = 500;
 
 /** Documents created minus deleted: how much the collection's count moves. */
-const countDelta = (changes: NewChange[]) =>
-  changes.reduce((d, c) => d + (c.type === 'document.created' ? 1 : c.type === 'document.deleted' ? -1 : 0), 0);
+const countDelta = (changes: NewChange[]) => changes.reduce((d, c) => d + (c.type === 'document.created' ? 1 : c.type === 'document.deleted' ? -1 : 0), 0);
 
 /** The columns of one event after its id, as bound parameters. */
 const eventParams = (c: NewChange): Param[] => [
-  c.collection, c.type, String(c.document.id), JSON.stringify(c.document), c.previous === null ? null : JSON.stringify(c.previous), c.timestamp,
+  c.collection,
+  c.type,
+  String(c.document.id),
+  JSON.stringify(c.document),
+  c.previous === null ? null : JSON.stringify(c.previous),
+  c.timestamp,
 ];
 
 /** The changes with the ids `first`, `first + 1`, …. */
@@ -136,8 +148,9 @@ async function insertEvents(tx: Queryable, dialect: Dialect, databaseId: string,
   for (let start = from; start < changes.length; start += CHUNK) {
     const chunk = changes.slice(start, start + CHUNK);
     await tx.run(
-      `INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at) VALUES ${
-        chunk.map(() => `(?, ?, ?, ?, ?, ${jsonParam}, ${jsonParam}, ?)`).join(', ')}`,
+      `INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at) VALUES ${chunk
+        .map(() => `(?, ?, ?, ?, ?, ${jsonParam}, ${jsonParam}, ?)`)
+        .join(', ')}`,
       chunk.flatMap((c, i) => [databaseId, String(first + BigInt(start + i)), ...eventParams(c)]),
     );
   }
@@ -173,7 +186,8 @@ export async function appendStepwise(tx: Queryable, dialect: Dialect, databaseId
   const delta = countDelta(changes);
   const row = await tx.get<{ last: string }>(
     // n as a BigInt: better-sqlite3 binds a JS number as a double, and integer + double rounds past 2^53.
-    'UPDATE databases SET last_event_id = last_event_id + ? WHERE id = ? RETURNING CAST(last_event_id AS TEXT) AS last', [BigInt(n), databaseId],
+    'UPDATE databases SET last_event_id = last_event_id + ? WHERE id = ? RETURNING CAST(last_event_id AS TEXT) AS last',
+    [BigInt(n), databaseId],
   );
   if (delta !== 0) {
     await tx.run(

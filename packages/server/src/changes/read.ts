@@ -6,7 +6,10 @@ import type { ChangeEvent, ChangeType } from './events.ts';
 
 /** Reads the change log of a database after an event id, in order (realtime replay, tests). */
 export async function readChanges(
-  q: Queryable, dialect: Dialect, databaseId: string, afterId: string,
+  q: Queryable,
+  dialect: Dialect,
+  databaseId: string,
+  afterId: string,
   { limit = 1000, upTo, collections }: { limit?: number; upTo?: string; collections?: string[] } = {},
 ): Promise<ChangeEvent[]> {
   const params: Param[] = [databaseId, afterId];
@@ -25,8 +28,13 @@ export async function readChanges(
     [...params, limit],
   );
   return rows.map((r) => ({
-    id: r.id, databaseId, collection: r.collection, type: r.type,
-    document: JSON.parse(r.document), previous: r.previous === null ? null : JSON.parse(r.previous), timestamp: r.created_at,
+    id: r.id,
+    databaseId,
+    collection: r.collection,
+    type: r.type,
+    document: JSON.parse(r.document),
+    previous: r.previous === null ? null : JSON.parse(r.previous),
+    timestamp: r.created_at,
   }));
 }
 

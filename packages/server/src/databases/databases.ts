@@ -33,10 +33,13 @@ export async function createDatabase(store: Store, name: unknown) {
   const now = nowIso();
   const row: DatabaseRow = { id: newId(), name: checkName(name), settings: JSON.stringify(EMPTY_SETTINGS), created_at: now, updated_at: now };
   const key = await store.transaction(async (tx) => {
-    await tx.run(
-      `INSERT INTO databases (id, name, settings, created_at, updated_at) VALUES (?, ?, ${store.dialect.jsonParam}, ?, ?)`,
-      [row.id, row.name, row.settings, now, now],
-    );
+    await tx.run(`INSERT INTO databases (id, name, settings, created_at, updated_at) VALUES (?, ?, ${store.dialect.jsonParam}, ?, ?)`, [
+      row.id,
+      row.name,
+      row.settings,
+      now,
+      now,
+    ]);
     return createKey(tx, row.id, 'secret', 'default');
   });
   return { database: toDatabase(row), key: { id: key.id, kind: key.kind, name: key.name, key: key.key, createdAt: key.createdAt } };

@@ -26,7 +26,8 @@ function validate(v: JsonObject): Settings {
   const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth']);
   for (const k of Object.keys(v)) if (!allowed.has(k)) details.push({ path: `/settings/${k}`, message: 'is not a setting' });
   const redirectUrls = v.redirectUrls ?? [];
-  if (!Array.isArray(redirectUrls) || !redirectUrls.every(isHttpUrl)) details.push({ path: '/settings/redirectUrls', message: 'must be a list of http(s) URLs' });
+  if (!Array.isArray(redirectUrls) || !redirectUrls.every(isHttpUrl))
+    details.push({ path: '/settings/redirectUrls', message: 'must be a list of http(s) URLs' });
   const siteUrl = v.siteUrl ?? null;
   if (siteUrl !== null && !isHttpUrl(siteUrl)) details.push({ path: '/settings/siteUrl', message: 'must be an http(s) URL' });
   const oauth = v.oauth ?? {};

@@ -24,7 +24,12 @@ export interface DocumentsFeatureDeps {
 /** §1 documents (and §10 rules on them): the service, its automatic indexes and its routes. */
 export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service: DocumentsService } {
   const { store, limits, clock, log } = deps;
-  const indexer = new AutoIndexer(store, { perDatabase: limits.autoIndexesPerDatabase, perStore: limits.autoIndexes }, (e) => log.warn({ err: e }, 'automatic index failed'), () => clock.now());
+  const indexer = new AutoIndexer(
+    store,
+    { perDatabase: limits.autoIndexesPerDatabase, perStore: limits.autoIndexes },
+    (e) => log.warn({ err: e }, 'automatic index failed'),
+    () => clock.now(),
+  );
   const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction });
   const rules = new DocumentRules({ store, clock });
   return {

@@ -19,13 +19,15 @@ export function checkFields(value: unknown, where = ''): void {
     const [v, path] = stack.pop()!;
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) {
-        throw new ApiError('validation_failed', `${path || '/'}: a number must be a finite double`, [{ path: path || '/', message: 'must be a finite number (JSON cannot carry it as a double)' }]);
+        throw new ApiError('validation_failed', `${path || '/'}: a number must be a finite double`, [
+          { path: path || '/', message: 'must be a finite number (JSON cannot carry it as a double)' },
+        ]);
       }
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
     if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push([item, `${path}/${i}`]));
+      for (const [i, item] of v.entries()) stack.push([item, `${path}/${i}`]);
       continue;
     }
     for (const key of Object.keys(v)) {

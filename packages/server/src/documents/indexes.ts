@@ -53,12 +53,15 @@ export class AutoIndexer {
   }
 
   private load(): Promise<void> {
-    return (this.loaded ??= this.store.all<{ path: string }>('SELECT path FROM document_indexes').then((rows) => {
-      for (const r of rows) this.known.add(r.path);
-    }).catch((e: unknown) => {
-      this.loaded = undefined; // the store was away: read it again on a later list
-      throw e;
-    }));
+    return (this.loaded ??= this.store
+      .all<{ path: string }>('SELECT path FROM document_indexes')
+      .then((rows) => {
+        for (const r of rows) this.known.add(r.path);
+      })
+      .catch((e: unknown) => {
+        this.loaded = undefined; // the store was away: read it again on a later list
+        throw e;
+      }));
   }
 
   /**
@@ -143,10 +146,12 @@ export class AutoIndexer {
       // Building an index on a large table outlasts a request's statement time-out.
       await this.store.maintenance(async (q) => {
         await q.run(this.store.dialect.createDocumentIndex(name, this.store.dialect.json.sortKeys(segments)));
-        await q.run(
-          'INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING',
-          [path, name, new Date(this.now()).toISOString(), databaseId],
-        );
+        await q.run('INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING', [
+          path,
+          name,
+          new Date(this.now()).toISOString(),
+          databaseId,
+        ]);
         this.known.add(path);
         await q.run('ANALYZE documents');
       });

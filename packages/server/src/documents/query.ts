@@ -13,7 +13,11 @@ import { parseFieldPath } from './names.ts';
  * System fields live in columns; everything else is a path into the JSON document. A Map, not an
  * object literal: a field called `constructor` or `toString` must not find Object.prototype's.
  */
-const SYSTEM_COLUMNS = new Map([['id', 'id'], ['createdAt', 'created_at'], ['updatedAt', 'updated_at']]);
+const SYSTEM_COLUMNS = new Map([
+  ['id', 'id'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+]);
 
 export type Field = { column: string } | { path: string[] };
 
@@ -44,7 +48,12 @@ export interface CompiledFilter {
 
 type Scalar = string | number | boolean | null;
 const OPS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists']);
-const RANGE = new Map<string, CompareOp>([['$gt', '>'], ['$gte', '>='], ['$lt', '<'], ['$lte', '<=']]);
+const RANGE = new Map<string, CompareOp>([
+  ['$gt', '>'],
+  ['$gte', '>='],
+  ['$lt', '<'],
+  ['$lte', '<='],
+]);
 const MAX_CLAUSES = 100;
 
 /** Compiles a MongoDB-style filter (§1). Throws 400 `invalid_filter` on anything unexpected. */
@@ -82,8 +91,10 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
 
   const condition = (field: Field, op: string, operand: unknown): string => {
     switch (op) {
-      case '$eq': return eq(field, scalar(operand, op));
-      case '$ne': return `(NOT ${eq(field, scalar(operand, op))})`;
+      case '$eq':
+        return eq(field, scalar(operand, op));
+      case '$ne':
+        return `(NOT ${eq(field, scalar(operand, op))})`;
       case '$in':
       case '$nin': {
         if (!Array.isArray(operand) || operand.length > 1000) throw invalidFilter(`${op} takes a list of at most 1000 values`);

@@ -7,7 +7,15 @@ import type { DocumentsService } from './service.ts';
 import type { DocumentRules, Scopes } from './rule-access.ts';
 import { checkCollection } from './names.ts';
 import {
-  BulkBody, BulkResponse, CollectionParams, CollectionsResponse, DocumentBody, DocumentParams, DocumentSchema, ListResponse, listQuerySchema,
+  BulkBody,
+  BulkResponse,
+  CollectionParams,
+  CollectionsResponse,
+  DocumentBody,
+  DocumentParams,
+  DocumentSchema,
+  ListResponse,
+  listQuerySchema,
 } from './schemas.ts';
 import { errorResponses, NoContent } from '../http/error-schema.ts';
 
@@ -50,69 +58,139 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
   const granted = new WeakMap<FastifyRequest, Scopes>();
   /** What rules let this request do (undefined: a secret key or an operator, whom rules don't bind). */
   const scopes = (request: FastifyRequest) => granted.get(request);
-  const ruled = (operation: Operation): preParsingAsyncHookHandler => async (request, _reply, payload) => {
-    const principal = principalOf(request);
-    if (principal.kind === 'public') {
-      const { collection } = (request as WithCollection).params;
-      granted.set(request, await deps.rules.scopes(principal.databaseId, collection, operation, sessionToken(request)));
-    }
-    return payload;
-  };
+  const ruled =
+    (operation: Operation): preParsingAsyncHookHandler =>
+    async (request, _reply, payload) => {
+      const principal = principalOf(request);
+      if (principal.kind === 'public') {
+        const { collection } = (request as WithCollection).params;
+        granted.set(request, await deps.rules.scopes(principal.databaseId, collection, operation, sessionToken(request)));
+      }
+      return payload;
+    };
 
-  api.post('/v1/:collection/docs', {
-    config: access, preParsing: ruled('create'), preValidation: collectionName,
-    schema: { tags, summary: 'Insert a document', params: CollectionParams, body: DocumentBody, response: { 201: DocumentSchema, ...errors, ...errorResponses(409, 413) } },
-  }, async (request, reply) => {
-    return json(reply, 201, await documents.create(principalOf(request).databaseId, request.params.collection, request.body, scopes(request)?.operation));
-  });
-
-  api.get('/v1/:collection/docs', {
-    config: access, preParsing: ruled('read'), preValidation: collectionName,
-    schema: { tags, summary: 'List documents', params: CollectionParams, querystring: listQuerySchema(deps.maxPageSize), response: { 200: ListResponse, ...errors } },
-  }, async (request, reply) => json(reply, 200, await documents.list(principalOf(request).databaseId, request.params.collection, request.query, scopes(request)?.operation)));
-
-  api.get('/v1/:collection/docs/:id', {
-    config: access, preParsing: ruled('read'), preValidation: collectionName,
-    schema: { tags, summary: 'Get a document', params: DocumentParams, response: { 200: DocumentSchema, ...errors } },
-  }, async (request, reply) => json(reply, 200, await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request)?.operation)));
-
-  api.patch('/v1/:collection/docs/:id', {
-    config: access, preParsing: ruled('update'), preValidation: collectionName,
-    schema: {
-      tags, summary: 'Update a document (JSON Merge Patch)', params: DocumentParams, body: DocumentBody,
-      description: "204 with no body: the update was applied, but the collection's read rule hides the result from this public-key caller.",
-      response: { 200: DocumentSchema, 204: NoContent, ...errors, ...errorResponses(413) },
+  api.post(
+    '/v1/:collection/docs',
+    {
+      config: access,
+      preParsing: ruled('create'),
+      preValidation: collectionName,
+      schema: {
+        tags,
+        summary: 'Insert a document',
+        params: CollectionParams,
+        body: DocumentBody,
+        response: { 201: DocumentSchema, ...errors, ...errorResponses(409, 413) },
+      },
     },
-  }, async (request, reply) => {
-    const updated = await documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body, scopes(request));
-    return updated === undefined ? reply.code(204).send() : json(reply, 200, updated);
-  });
-
-  api.delete('/v1/:collection/docs/:id', {
-    config: access, preParsing: ruled('delete'), preValidation: collectionName,
-    schema: { tags, summary: 'Delete a document', params: DocumentParams, response: { 204: NoContent, ...errors } },
-  }, async (request, reply) => {
-    await documents.delete(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request));
-    return reply.code(204).send();
-  });
-
-  api.post('/v1/:collection/bulk', {
-    config: access, preParsing: ruled('create'), preValidation: collectionName,
-    schema: { tags, summary: 'Insert several documents, all or nothing', params: CollectionParams, body: BulkBody, response: { 201: BulkResponse, ...errors, ...errorResponses(409, 413) } },
-  }, async (request, reply) => {
-    return json(reply, 201, await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents, scopes(request)?.operation));
-  });
-
-  api.get('/v1/collections', {
-    config: access,
-    schema: {
-      tags, summary: 'Collections with their document counts',
-      description: 'With a public key, only the collections whose read rule is true.',
-      response: { 200: CollectionsResponse, ...errors },
+    async (request, reply) => {
+      return json(reply, 201, await documents.create(principalOf(request).databaseId, request.params.collection, request.body, scopes(request)?.operation));
     },
-  }, async (request) => {
-    const { databaseId, kind } = principalOf(request);
-    const shown = kind === 'public' ? await deps.rules.readableCollections(databaseId) : undefined;
-    return { collections: await documents.collections(databaseId, shown) };
-  });
+  );
+
+  api.get(
+    '/v1/:collection/docs',
+    {
+      config: access,
+      preParsing: ruled('read'),
+      preValidation: collectionName,
+      schema: {
+        tags,
+        summary: 'List documents',
+        params: CollectionParams,
+        querystring: listQuerySchema(deps.maxPageSize),
+        response: { 200: ListResponse, ...errors },
+      },
+    },
+    async (request, reply) =>
+      json(reply, 200, await documents.list(principalOf(request).databaseId, request.params.collection, request.query, scopes(request)?.operation)),
+  );
+
+  api.get(
+    '/v1/:collection/docs/:id',
+    {
+      config: access,
+      preParsing: ruled('read'),
+      preValidation: collectionName,
+      schema: { tags, summary: 'Get a document', params: DocumentParams, response: { 200: DocumentSchema, ...errors } },
+    },
+    async (request, reply) =>
+      json(reply, 200, await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request)?.operation)),
+  );
+
+  api.patch(
+    '/v1/:collection/docs/:id',
+    {
+      config: access,
+      preParsing: ruled('update'),
+      preValidation: collectionName,
+      schema: {
+        tags,
+        summary: 'Update a document (JSON Merge Patch)',
+        params: DocumentParams,
+        body: DocumentBody,
+        description: "204 with no body: the update was applied, but the collection's read rule hides the result from this public-key caller.",
+        response: { 200: DocumentSchema, 204: NoContent, ...errors, ...errorResponses(413) },
+      },
+    },
+    async (request, reply) => {
+      const updated = await documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body, scopes(request));
+      return updated === undefined ? reply.code(204).send() : json(reply, 200, updated);
+    },
+  );
+
+  api.delete(
+    '/v1/:collection/docs/:id',
+    {
+      config: access,
+      preParsing: ruled('delete'),
+      preValidation: collectionName,
+      schema: { tags, summary: 'Delete a document', params: DocumentParams, response: { 204: NoContent, ...errors } },
+    },
+    async (request, reply) => {
+      await documents.delete(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request));
+      return reply.code(204).send();
+    },
+  );
+
+  api.post(
+    '/v1/:collection/bulk',
+    {
+      config: access,
+      preParsing: ruled('create'),
+      preValidation: collectionName,
+      schema: {
+        tags,
+        summary: 'Insert several documents, all or nothing',
+        params: CollectionParams,
+        body: BulkBody,
+        response: { 201: BulkResponse, ...errors, ...errorResponses(409, 413) },
+      },
+    },
+    async (request, reply) => {
+      return json(
+        reply,
+        201,
+        await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents, scopes(request)?.operation),
+      );
+    },
+  );
+
+  api.get(
+    '/v1/collections',
+    {
+      config: access,
+      schema: {
+        tags,
+        summary: 'Collections with their document counts',
+        description: 'With a public key, only the collections whose read rule is true.',
+        response: { 200: CollectionsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { databaseId, kind } = principalOf(request);
+      const shown = kind === 'public' ? await deps.rules.readableCollections(databaseId) : undefined;
+      return { collections: await documents.collections(databaseId, shown) };
+    },
+  );
 }

@@ -34,8 +34,9 @@ const NOTHING: Scope = { filter: { id: { $in: [] } }, matches: () => false, name
 
 /** Whether a filter has a clause on `field`, at its top or inside `$and` / `$or`. */
 function namesField(filter: JsonObject, field: string): boolean {
-  return Object.entries(filter).some(([key, value]) =>
-    key === field || ((key === '$and' || key === '$or') && Array.isArray(value) && value.some((f) => isObject(f) && namesField(f, field))));
+  return Object.entries(filter).some(
+    ([key, value]) => key === field || ((key === '$and' || key === '$or') && Array.isArray(value) && value.some((f) => isObject(f) && namesField(f, field))),
+  );
 }
 
 /** The scope of a resolved rule (never `session`: the caller resolved the user first). */
@@ -50,11 +51,13 @@ function scopeOf(access: RuleAccess): Scope {
   }
 }
 
-const refused = (collection: string, operation: Operation): ApiError => operation === 'read'
-  ? new ApiError('forbidden', `The rules of collection '${collection}' do not let a public key read it`)
-  : new ApiError('read_only_key', `The rules of collection '${collection}' do not let a public key ${operation} documents; use a secret key`);
+const refused = (collection: string, operation: Operation): ApiError =>
+  operation === 'read'
+    ? new ApiError('forbidden', `The rules of collection '${collection}' do not let a public key read it`)
+    : new ApiError('read_only_key', `The rules of collection '${collection}' do not let a public key ${operation} documents; use a secret key`);
 
-const noSession = () => new ApiError('invalid_session', 'The rules of this collection need a signed-in user: send a live X-Session-Token of a user of this database');
+const noSession = () =>
+  new ApiError('invalid_session', 'The rules of this collection need a signed-in user: send a live X-Session-Token of a user of this database');
 
 /** The rules of documents for public-key requests: what §10's table answers before any document is read. */
 export class DocumentRules {

@@ -89,7 +89,10 @@ function userFields(body: JsonObject): JsonObject {
 function checkCreate(scope: Scope, doc: Document, ownId: boolean, collection: string, index?: number): void {
   const which = index === undefined ? 'The document' : `Document ${index} of the bulk`;
   if (ownId && !scope.namesId) {
-    throw new ApiError('forbidden', `${which} carries its own id, which the create rule of collection '${collection}' does not allow: let the service choose it`);
+    throw new ApiError(
+      'forbidden',
+      `${which} carries its own id, which the create rule of collection '${collection}' does not allow: let the service choose it`,
+    );
   }
   if (!scope.matches(doc)) throw new ApiError('forbidden', `${which} is not allowed by the create rule of collection '${collection}'`);
 }
@@ -143,18 +146,21 @@ export class DocumentsService {
    * of a database waiting together share one transaction and one COMMIT (changes/append.ts).
    */
   private async write<T>(databaseId: string, fn: (tx: Queryable) => Promise<{ result: T; changes: NewChange[] }>): Promise<T> {
-    return this.store.transaction(async (tx) => {
-      const { result, changes } = await fn(tx);
-      const hooks: Array<{ hook: WriteHook; prefetched: unknown }> = [];
-      for (const hook of this.deps.inTransaction ?? []) {
-        const prefetched = await hook.prefetch(tx, databaseId);
-        if (prefetched !== undefined) hooks.push({ hook, prefetched });
-      }
-      const events = await appendChanges(tx, this.store.dialect, databaseId, changes);
-      for (const { hook, prefetched } of hooks) await hook.apply(tx, prefetched, events);
-      if (events.length) tx.afterCommit(() => this.deps.onChange(events));
-      return result;
-    }, changeGroup(databaseId, this.store.dialect));
+    return this.store.transaction(
+      async (tx) => {
+        const { result, changes } = await fn(tx);
+        const hooks: Array<{ hook: WriteHook; prefetched: unknown }> = [];
+        for (const hook of this.deps.inTransaction ?? []) {
+          const prefetched = await hook.prefetch(tx, databaseId);
+          if (prefetched !== undefined) hooks.push({ hook, prefetched });
+        }
+        const events = await appendChanges(tx, this.store.dialect, databaseId, changes);
+        for (const { hook, prefetched } of hooks) await hook.apply(tx, prefetched, events);
+        if (events.length) tx.afterCommit(() => this.deps.onChange(events));
+        return result;
+      },
+      changeGroup(databaseId, this.store.dialect),
+    );
   }
 
   /** Inserts documents (all or nothing); 409 when an id is taken. */
@@ -184,7 +190,10 @@ export class DocumentsService {
     if (scope) checkCreate(scope, doc, (body as JsonObject).id !== undefined, collection);
     return this.write(databaseId, async (tx) => {
       await this.insert(tx, databaseId, collection, [item], now);
-      return { result: documentJson(item.id, item.text, now, now), changes: [{ collection, type: 'document.created', document: doc, previous: null, timestamp: now }] };
+      return {
+        result: documentJson(item.id, item.text, now, now),
+        changes: [{ collection, type: 'document.created', document: doc, previous: null, timestamp: now }],
+      };
     });
   }
 
@@ -197,7 +206,7 @@ export class DocumentsService {
     refuseRepeatedIds(items, collection);
     const now = this.now();
     const docs = items.map((d) => toDocument(d.id, d.data, now, now));
-    if (scope) docs.forEach((doc, i) => checkCreate(scope, doc, (bodies[i] as JsonObject).id !== undefined, collection, i));
+    if (scope) for (const [i, doc] of docs.entries()) checkCreate(scope, doc, (bodies[i] as JsonObject).id !== undefined, collection, i);
     const result = `{"documents":${documentArrayJson(items.map((d) => documentJson(d.id, d.text, now, now)))}}`;
     if (docs.length === 0) return result;
     return this.write(databaseId, async (tx) => {
@@ -247,7 +256,13 @@ export class DocumentsService {
       if (scopes && !scopes.operation.matches(doc)) {
         throw new ApiError('forbidden', `The update rule of collection '${collection}' does not allow the document this update would make`);
       }
-      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ? WHERE database_id = ? AND collection = ? AND id = ?`, [text, now, databaseId, collection, id]);
+      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ? WHERE database_id = ? AND collection = ? AND id = ?`, [
+        text,
+        now,
+        databaseId,
+        collection,
+        id,
+      ]);
       const hidden = scopes?.read !== undefined && !scopes.read.matches(doc);
       const result = hidden ? undefined : documentJson(id, text, row.created_at, now);
       return { result, changes: [{ collection, type: 'document.updated', document: doc, previous: before, timestamp: now }] };
@@ -262,8 +277,14 @@ export class DocumentsService {
     await this.write(databaseId, async (tx) => {
       // Under rules the current version is read (and locked) first, and judged before it goes.
       const row = scopes
-        ? await tx.get<DocumentRow>(`SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?${lockRows}`, key)
-        : await tx.get<DocumentRow>(`DELETE FROM documents WHERE database_id = ? AND collection = ? AND id = ? RETURNING id, ${jsonText('data')} AS data, created_at, updated_at`, key);
+        ? await tx.get<DocumentRow>(
+            `SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?${lockRows}`,
+            key,
+          )
+        : await tx.get<DocumentRow>(
+            `DELETE FROM documents WHERE database_id = ? AND collection = ? AND id = ? RETURNING id, ${jsonText('data')} AS data, created_at, updated_at`,
+            key,
+          );
       if (!row) throw missing(collection, id);
       const doc = fromRow(row);
       if (scopes) {
@@ -285,7 +306,9 @@ export class DocumentsService {
     const rule = read?.filter === undefined ? undefined : compileFilter(dialect.json, JSON.stringify(read.filter));
     const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
     const filters = [rule, own].filter((f) => f !== undefined);
-    const filter = filters.length ? { sql: filters.map((f) => `(${f.sql})`).join(' AND '), params: filters.flatMap((f) => f.params), paths: filters.flatMap((f) => f.paths) } : undefined;
+    const filter = filters.length
+      ? { sql: filters.map((f) => `(${f.sql})`).join(' AND '), params: filters.flatMap((f) => f.params), paths: filters.flatMap((f) => f.paths) }
+      : undefined;
     const paths = [...(filter?.paths ?? []), ...('path' in sortField ? [sortField.path] : [])];
     if (paths.length) void this.deps.indexer.ensure(databaseId, collection, paths);
     const where = `database_id = ? AND collection = ?${filter ? ` AND ${filter.sql}` : ''}`;
@@ -319,10 +342,9 @@ export class DocumentsService {
 
   /** Every collection of a database that holds documents, with its count; `shown`: only those it accepts (a public key's, §10). */
   async collections(databaseId: string, shown?: (collection: string) => boolean): Promise<Array<{ name: string; count: number }>> {
-    const all = await this.store.all<{ name: string; count: number }>(
-      'SELECT name, count FROM collections WHERE database_id = ? AND count > 0 ORDER BY name',
-      [databaseId],
-    );
+    const all = await this.store.all<{ name: string; count: number }>('SELECT name, count FROM collections WHERE database_id = ? AND count > 0 ORDER BY name', [
+      databaseId,
+    ]);
     return shown ? all.filter((c) => shown(c.name)) : all;
   }
 }

@@ -14,7 +14,7 @@ function fromParser(err: ParserError): ApiError {
     return new ApiError('headers_too_large', 'The request line and headers are over the size limit (16 KiB by default)');
   }
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ApiError('request_timeout', 'The request was not received in time');
-  const why = err.reason ? `${err.reason} (${err.code})` : err.code ?? 'unreadable';
+  const why = err.reason ? `${err.reason} (${err.code})` : (err.code ?? 'unreadable');
   return new ApiError('bad_request', `The request is not valid HTTP/1.1: ${why}`);
 }
 

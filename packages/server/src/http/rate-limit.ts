@@ -4,7 +4,9 @@ import type { LimitResult, Limiter } from '../infra/limiter/limiter.ts';
 
 /** Who a request is counted against, and its limit (§5): its key, else its operator, else the client IP. */
 export function limitBucket(
-  caller: { keyId?: string; operatorId?: string } | undefined, ip: string, limits: { perKey: number; perIp: number },
+  caller: { keyId?: string; operatorId?: string } | undefined,
+  ip: string,
+  limits: { perKey: number; perIp: number },
 ): [bucket: string, limit: number] {
   if (caller?.keyId) return [`key:${caller.keyId}`, limits.perKey];
   if (caller?.operatorId) return [`op:${caller.operatorId}`, limits.perKey];

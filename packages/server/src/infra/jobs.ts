@@ -31,7 +31,10 @@ export function createJobs(log: FastifyBaseLogger): Jobs {
         busy = true;
         const run: Promise<void> = Promise.resolve()
           .then(fn)
-          .then(() => undefined, (err: unknown) => log.warn({ err, job: name }, `background job '${name}' failed`))
+          .then(
+            () => undefined,
+            (err: unknown) => log.warn({ err, job: name }, `background job '${name}' failed`),
+          )
           .finally(() => {
             busy = false;
             running.delete(run);

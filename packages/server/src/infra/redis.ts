@@ -65,7 +65,10 @@ export function watchRedis(client: Redis): RedisHealth & { close(): Promise<void
     settled,
     async check() {
       if (client.status !== 'ready') return false;
-      return client.ping().then(() => true, () => false);
+      return client.ping().then(
+        () => true,
+        () => false,
+      );
     },
     onChange(listener) {
       listeners.push(listener);

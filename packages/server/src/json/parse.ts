@@ -21,6 +21,7 @@ export function parseJsonBody(text: string, maxDepth: number): unknown {
 }
 
 /** NUL, or a UTF-16 surrogate without its pair: valid JSON, but not text PostgreSQL (jsonb, text) can store. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point of this pattern.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Whether a string can be stored as is on every store (so both answer the same, and never 500). */
@@ -29,7 +30,9 @@ export function isStorableString(s: string): boolean {
 }
 
 function unstorable(): ApiError {
-  return new ApiError('validation_failed', 'Strings may not contain NUL characters or unpaired UTF-16 surrogates', [{ path: '/', message: 'contains a NUL character or an unpaired surrogate' }]);
+  return new ApiError('validation_failed', 'Strings may not contain NUL characters or unpaired UTF-16 surrogates', [
+    { path: '/', message: 'contains a NUL character or an unpaired surrogate' },
+  ]);
 }
 
 /**

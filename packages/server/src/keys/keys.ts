@@ -33,17 +33,28 @@ interface KeyRow {
 }
 
 const toRecord = (r: KeyRow): KeyRecord => ({
-  id: r.id, kind: r.kind, name: r.name, hint: r.hint, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at,
+  id: r.id,
+  kind: r.kind,
+  name: r.name,
+  hint: r.hint,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
 });
 
 /** Creates a key; the full key is in the answer and nowhere else, ever. */
 export async function createKey(q: Queryable, databaseId: string, kind: KeyKind, name: string | null) {
   const key = generateKey(kind);
   const record: KeyRecord = { id: newId(), kind, name, hint: keyHint(key), createdAt: nowIso(), lastUsedAt: null, revokedAt: null };
-  await q.run(
-    'INSERT INTO api_keys (id, database_id, kind, name, key_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [record.id, databaseId, kind, name, hashSecret(key), record.hint, record.createdAt],
-  );
+  await q.run('INSERT INTO api_keys (id, database_id, kind, name, key_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+    record.id,
+    databaseId,
+    kind,
+    name,
+    hashSecret(key),
+    record.hint,
+    record.createdAt,
+  ]);
   return { ...record, key };
 }
 
@@ -60,10 +71,7 @@ export async function listKeys(store: Store, databaseId: string): Promise<KeyRec
  * store itself (infra/invalidation); the route answers after `Invalidation.barrier()`.
  */
 export async function revokeKey(store: Store, databaseId: string, keyId: string): Promise<void> {
-  const changed = await store.run(
-    'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND database_id = ?',
-    [nowIso(), keyId, databaseId],
-  );
+  const changed = await store.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND database_id = ?', [nowIso(), keyId, databaseId]);
   if (changed === 0) throw notFound(`Key '${keyId}' not found`);
 }
 

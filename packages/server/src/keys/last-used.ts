@@ -13,7 +13,10 @@ export const LAST_USED_FLUSH_MS = 30_000;
 export class LastUsedTracker {
   private pending = new Map<string, string>();
 
-  constructor(private readonly store: Store, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
 
   touch(keyId: string): void {
     this.pending.set(keyId, new Date(this.clock.now()).toISOString());

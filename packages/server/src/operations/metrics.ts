@@ -8,20 +8,30 @@ export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
-    name: 'svc_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry],
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
   });
   const duration = new Histogram({
-    name: 'svc_http_request_duration_seconds', help: 'HTTP request latency by route', labelNames: ['method', 'route'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
+    name: 'svc_http_request_duration_seconds',
+    help: 'HTTP request latency by route',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
   });
   const webhookDeliveries = new Counter({
-    name: 'svc_webhook_deliveries_total', labelNames: ['outcome'], registers: [registry],
+    name: 'svc_webhook_deliveries_total',
+    labelNames: ['outcome'],
+    registers: [registry],
     help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt is scheduled), failed (no attempts left)',
   });
   /** Set by the webhooks feature; read at each scrape. */
   const sources: { webhookQueueDepth?: () => Promise<number> } = {};
   new Gauge({
-    name: 'svc_webhook_queue_depth', help: 'Pending webhook deliveries in the store (every instance)', registers: [registry],
+    name: 'svc_webhook_queue_depth',
+    help: 'Pending webhook deliveries in the store (every instance)',
+    registers: [registry],
     async collect() {
       if (sources.webhookQueueDepth) this.set(await sources.webhookQueueDepth().catch(() => Number.NaN));
     },

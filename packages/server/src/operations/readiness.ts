@@ -27,7 +27,12 @@ const CHECK_TIMEOUT_MS = 2000;
 function answers(check: () => Promise<unknown>): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
-    check().then(() => resolve(true), () => resolve(false)).finally(() => clearTimeout(timer));
+    check()
+      .then(
+        () => resolve(true),
+        () => resolve(false),
+      )
+      .finally(() => clearTimeout(timer));
   });
 }
 
@@ -38,13 +43,18 @@ function answers(check: () => Promise<unknown>): Promise<boolean> {
 export function createReadiness(deps: { store: Store; redis?: RedisHealth; log: FastifyBaseLogger }): { check(): Promise<ReadyReport> } {
   deps.redis?.onChange((up) => {
     if (up) deps.log.info('Redis is reachable again: rate limits are shared by every instance again');
-    else deps.log.warn('Redis is unreachable: until it is back, rate limits count per instance and realtime reads other instances\' changes from the change log');
+    else
+      deps.log.warn("Redis is unreachable: until it is back, rate limits count per instance and realtime reads other instances' changes from the change log");
   });
   return {
     async check() {
       const [store, redis] = await Promise.all([
         answers(() => deps.store.ping()),
-        deps.redis ? answers(async () => { if (!(await deps.redis!.check())) throw new Error('Redis does not answer'); }) : undefined,
+        deps.redis
+          ? answers(async () => {
+              if (!(await deps.redis!.check())) throw new Error('Redis does not answer');
+            })
+          : undefined,
       ]);
       const status = !store ? 'unavailable' : redis === false ? 'degraded' : 'ready';
       return { status, store: store ? 'ok' : 'down', ...(redis === undefined ? {} : { redis: redis ? 'ok' : 'down' }) };

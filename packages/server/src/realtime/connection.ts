@@ -51,7 +51,11 @@ export class RealtimeConnection implements FeedSubscriber {
   private releaseUser: (() => void) | undefined;
   private closed = false;
 
-  constructor(private readonly ws: WebSocket, private readonly grant: RealtimeGrant, private readonly deps: ConnectionDeps) {
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly grant: RealtimeGrant,
+    private readonly deps: ConnectionDeps,
+  ) {
     this.collections = new Set(grant.collections);
     this.viewer = grant.subjectToRules ? { userId: grant.userId } : undefined;
     ws.on('close', () => this.stop());
@@ -96,7 +100,9 @@ export class RealtimeConnection implements FeedSubscriber {
     let cursor = after;
     while (cursor < upTo && !this.closed) {
       const page = await readChanges(store, store.dialect, this.grant.databaseId, String(cursor), {
-        limit: REPLAY_PAGE, upTo: String(upTo), collections: this.grant.collections,
+        limit: REPLAY_PAGE,
+        upTo: String(upTo),
+        collections: this.grant.collections,
       });
       const view = await this.deps.views.viewOf(this.grant.databaseId, page, this.viewer !== undefined);
       for (const e of page) {
@@ -136,7 +142,10 @@ export class RealtimeConnection implements FeedSubscriber {
 
   private sendText(text: string): void {
     if (this.closed) return;
-    if (this.ws.bufferedAmount > this.deps.maxBufferBytes) return this.closeSlow();
+    if (this.ws.bufferedAmount > this.deps.maxBufferBytes) {
+      this.closeSlow();
+      return;
+    }
     this.ws.send(text);
   }
 
@@ -171,7 +180,8 @@ export class RealtimeConnection implements FeedSubscriber {
     try {
       message = JSON.parse(text) as { type?: unknown };
     } catch {
-      return this.sendJson({ type: 'error', message: 'messages are JSON objects such as {"type":"ping"}' });
+      this.sendJson({ type: 'error', message: 'messages are JSON objects such as {"type":"ping"}' });
+      return;
     }
     if (message?.type === 'ping') this.sendJson({ type: 'pong' });
   }

@@ -53,7 +53,12 @@ class DatabaseFeed {
   private filling = false;
   private closed = false;
 
-  constructor(private readonly store: Store, readonly databaseId: string, private readonly viewOf: ViewOf, private readonly onError: (e: unknown) => void) {
+  constructor(
+    private readonly store: Store,
+    readonly databaseId: string,
+    private readonly viewOf: ViewOf,
+    private readonly onError: (e: unknown) => void,
+  ) {
     this.ready = lastChangeId(store, databaseId).then((last) => {
       this.lastId = this.orderedId = last ?? 0n;
       this.drain();
@@ -95,20 +100,23 @@ class DatabaseFeed {
         continue;
       }
       this.viewing = true;
-      view.then((v) => {
-        this.viewing = false;
-        this.deliver(batch, v);
-        this.flush();
-      }, (e: unknown) => {
-        // Nothing is delivered without knowing who may see it: the batch waits and is tried again.
-        this.onError(e);
-        this.queue.unshift(...batch);
-        this.retryTimer = setTimeout(() => {
-          this.retryTimer = undefined;
+      view.then(
+        (v) => {
           this.viewing = false;
+          this.deliver(batch, v);
           this.flush();
-        }, VIEW_RETRY_MS);
-      });
+        },
+        (e: unknown) => {
+          // Nothing is delivered without knowing who may see it: the batch waits and is tried again.
+          this.onError(e);
+          this.queue.unshift(...batch);
+          this.retryTimer = setTimeout(() => {
+            this.retryTimer = undefined;
+            this.viewing = false;
+            this.flush();
+          }, VIEW_RETRY_MS);
+        },
+      );
     }
   }
 

@@ -52,13 +52,24 @@ export function createRealtime(deps: RealtimeDeps): Feature {
   const { config, store, clock, jobs, log } = deps;
   const facts = new UserFacts(store);
   const views = new ViewSource(store, facts);
-  const hub = new FeedHub(store, (e) => log.warn({ err: e }, 'realtime catch-up or rules read failed'), (databaseId, events, ruled) => views.viewOf(databaseId, events, ruled));
+  const hub = new FeedHub(
+    store,
+    (e) => log.warn({ err: e }, 'realtime catch-up or rules read failed'),
+    (databaseId, events, ruled) => views.viewOf(databaseId, events, ruled),
+  );
   deps.bus.subscribe((events) => hub.accept(events));
   deps.bus.onReconnect(() => void hub.pollAll());
   const sockets = new OpenSockets(config.limits.realtimeSocketsPerToken);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const alive = new WeakMap<WebSocket, boolean>();
-  new Gauge({ name: 'svc_realtime_connections', help: 'Open realtime WebSocket connections', registers: [deps.metrics.registry], collect() { this.set(wss.clients.size); } });
+  new Gauge({
+    name: 'svc_realtime_connections',
+    help: 'Open realtime WebSocket connections',
+    registers: [deps.metrics.registry],
+    collect() {
+      this.set(wss.clients.size);
+    },
+  });
 
   // The 101 answer carries the X-RateLimit-* headers of §5 too.
   const rateHeaders = new WeakMap<IncomingMessage, Record<string, number>>();
@@ -83,8 +94,14 @@ export function createRealtime(deps: RealtimeDeps): Feature {
   };
 
   const onUpgrade = createUpgradeHandler({
-    store, clock, limiter: deps.limiter, limits: { perKey: config.rateLimitPerKey, perIp: config.rateLimitPerIp },
-    trustProxy: config.trustProxy, sockets, log, accept,
+    store,
+    clock,
+    limiter: deps.limiter,
+    limits: { perKey: config.rateLimitPerKey, perIp: config.rateLimitPerIp },
+    trustProxy: config.trustProxy,
+    sockets,
+    log,
+    accept,
   });
 
   /** A socket that missed the previous pong is dead. */
@@ -118,7 +135,10 @@ export function createRealtime(deps: RealtimeDeps): Feature {
   return {
     routes(app) {
       realtimeTokenRoute(app, {
-        store, clock, publicUrl: config.publicUrl, maxCollections: config.limits.realtimeCollections,
+        store,
+        clock,
+        publicUrl: config.publicUrl,
+        maxCollections: config.limits.realtimeCollections,
         // Only `resolve` is used: the lifetime is the auth feature's, for the sessions it creates.
         sessions: new Sessions(store, clock, config.sessionTtlDays * DAY),
       });

@@ -20,7 +20,8 @@ export interface TokenRouteDeps {
 
 const TokenBody = Type.Object({ collections: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1000 }) });
 const TokenResponse = Type.Object({
-  token: Type.String(), expiresAt: Type.String({ format: 'date-time' }),
+  token: Type.String(),
+  expiresAt: Type.String({ format: 'date-time' }),
   url: Type.String({ description: 'ws(s)://HOST/v1/realtime?token=…; add &after=<event id> to resume' }),
 });
 
@@ -28,27 +29,33 @@ const TokenResponse = Type.Object({
 export function realtimeTokenRoute(app: FastifyInstance, deps: TokenRouteDeps): void {
   // Request types come from the route schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  api.post('/v1/realtime/token', {
-    config: { access: 'key' },
-    schema: {
-      tags: ['realtime'],
-      summary: 'A token for the realtime WebSocket (1 hour, up to 100 sockets at once; they close with 4401 when its key or session ends)',
-      description: 'With a public key and an X-Session-Token the token belongs to that user: its sockets receive only the events '
-        + "the collections' read rules let the user see, and close when the session ends. With a public key alone it belongs to nobody. "
-        + 'A secret key or an operator is not subject to rules (a session token is then ignored).',
-      body: TokenBody, response: { 201: TokenResponse, 400: ErrorResponse, 401: ErrorResponse },
+  api.post(
+    '/v1/realtime/token',
+    {
+      config: { access: 'key' },
+      schema: {
+        tags: ['realtime'],
+        summary: 'A token for the realtime WebSocket (1 hour, up to 100 sockets at once; they close with 4401 when its key or session ends)',
+        description:
+          'With a public key and an X-Session-Token the token belongs to that user: its sockets receive only the events ' +
+          "the collections' read rules let the user see, and close when the session ends. With a public key alone it belongs to nobody. " +
+          'A secret key or an operator is not subject to rules (a session token is then ignored).',
+        body: TokenBody,
+        response: { 201: TokenResponse, 400: ErrorResponse, 401: ErrorResponse },
+      },
     },
-  }, async (request, reply) => {
-    const principal = principalOf(request);
-    const collections = checkCollections(request.body.collections, deps.maxCollections);
-    // What the token is granted through, so its sockets end with it.
-    const source: TokenSource = principal.keyId
-      ? { keyId: principal.keyId, userSessionHash: await userSession(request.headers['x-session-token'], principal.kind, principal.databaseId) }
-      : { operatorSessionHash: request.operatorToken === undefined ? undefined : hashSecret(request.operatorToken) };
-    const { token, expiresAt } = await createRealtimeToken(deps.store, deps.clock, { databaseId: principal.databaseId, collections }, source);
-    const url = `${deps.publicUrl.replace(/^http/, 'ws')}/v1/realtime?token=${token}`;
-    return reply.code(201).send({ token, expiresAt, url });
-  });
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const collections = checkCollections(request.body.collections, deps.maxCollections);
+      // What the token is granted through, so its sockets end with it.
+      const source: TokenSource = principal.keyId
+        ? { keyId: principal.keyId, userSessionHash: await userSession(request.headers['x-session-token'], principal.kind, principal.databaseId) }
+        : { operatorSessionHash: request.operatorToken === undefined ? undefined : hashSecret(request.operatorToken) };
+      const { token, expiresAt } = await createRealtimeToken(deps.store, deps.clock, { databaseId: principal.databaseId, collections }, source);
+      const url = `${deps.publicUrl.replace(/^http/, 'ws')}/v1/realtime?token=${token}`;
+      return reply.code(201).send({ token, expiresAt, url });
+    },
+  );
 
   /**
    * The stored hash of the user session a public-key token is asked for with (401 `invalid_session`

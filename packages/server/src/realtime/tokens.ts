@@ -46,7 +46,10 @@ export function checkCollections(collections: string[], max: number): string[] {
 
 /** Issues a token for a database's collections; only its hash is stored, with what granted it. */
 export async function createRealtimeToken(
-  store: Store, clock: Clock, grant: { databaseId: string; collections: string[] }, source: TokenSource,
+  store: Store,
+  clock: Clock,
+  grant: { databaseId: string; collections: string[] },
+  source: TokenSource,
 ): Promise<{ token: string; expiresAt: string }> {
   const token = `rt_${randomBase62(43)}`;
   const now = clock.now();
@@ -54,8 +57,16 @@ export async function createRealtimeToken(
   await store.run(
     `INSERT INTO realtime_tokens (token_hash, database_id, key_id, operator_session, user_session, collections, expires_at, created_at)
      VALUES (?, ?, ?, ?, ?, ${store.dialect.jsonParam}, ?, ?)`,
-    [hashSecret(token), grant.databaseId, source.keyId ?? null, source.operatorSessionHash ?? null, source.userSessionHash ?? null,
-      JSON.stringify(grant.collections), expiresAt, new Date(now).toISOString()],
+    [
+      hashSecret(token),
+      grant.databaseId,
+      source.keyId ?? null,
+      source.operatorSessionHash ?? null,
+      source.userSessionHash ?? null,
+      JSON.stringify(grant.collections),
+      expiresAt,
+      new Date(now).toISOString(),
+    ],
   );
   return { token, expiresAt };
 }
@@ -83,7 +94,12 @@ export async function resolveRealtimeToken(store: Store, clock: Clock, token: st
   const now = new Date(clock.now()).toISOString();
   const tokenHash = hashSecret(token);
   const row = await store.get<{
-    database_id: string; collections: string; key_id: string | null; key_kind: string | null; operator_id: string | null; user_id: string | null;
+    database_id: string;
+    collections: string;
+    key_id: string | null;
+    key_kind: string | null;
+    operator_id: string | null;
+    user_id: string | null;
   }>(
     `SELECT t.database_id, ${store.dialect.jsonText('t.collections')} AS collections, t.key_id, k.kind AS key_kind, os.operator_id, us.user_id
      FROM ${LIVE_GRANT} AND t.token_hash = ?`,
@@ -91,9 +107,13 @@ export async function resolveRealtimeToken(store: Store, clock: Clock, token: st
   );
   if (!row) return undefined;
   return {
-    tokenHash, databaseId: row.database_id, collections: JSON.parse(row.collections) as string[],
-    keyId: row.key_id ?? undefined, operatorId: row.operator_id ?? undefined,
-    subjectToRules: row.key_kind === 'public', userId: row.user_id ?? undefined,
+    tokenHash,
+    databaseId: row.database_id,
+    collections: JSON.parse(row.collections) as string[],
+    keyId: row.key_id ?? undefined,
+    operatorId: row.operator_id ?? undefined,
+    subjectToRules: row.key_kind === 'public',
+    userId: row.user_id ?? undefined,
   };
 }
 
@@ -116,10 +136,12 @@ export async function liveTokenHashes(store: Store, clock: Clock, hashes: string
   const listed = jsonListSelect(store);
   for (let i = 0; i < hashes.length; i += CHECK_BATCH) {
     const now = new Date(clock.now()).toISOString();
-    const rows = await store.all<{ token_hash: string }>(
-      `SELECT t.token_hash FROM ${LIVE_GRANT} AND t.token_hash IN (${listed})`,
-      [now, now, now, JSON.stringify(hashes.slice(i, i + CHECK_BATCH))],
-    );
+    const rows = await store.all<{ token_hash: string }>(`SELECT t.token_hash FROM ${LIVE_GRANT} AND t.token_hash IN (${listed})`, [
+      now,
+      now,
+      now,
+      JSON.stringify(hashes.slice(i, i + CHECK_BATCH)),
+    ]);
     for (const r of rows) live.add(r.token_hash);
   }
   return live;

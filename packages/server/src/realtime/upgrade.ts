@@ -89,14 +89,19 @@ export function createUpgradeHandler(deps: UpgradeDeps): (req: IncomingMessage, 
     if (after !== null && !/^\d{1,19}$/.test(after)) {
       return refuse(socket, new ApiError('validation_failed', 'after must be an event id', [{ path: '/after', message: 'must be an event id' }]), headers);
     }
-    if (!grant) return refuse(socket, new ApiError('invalid_token', 'The realtime token is missing, unknown or expired, or its key or session has ended'), headers);
+    if (!grant)
+      return refuse(socket, new ApiError('invalid_token', 'The realtime token is missing, unknown or expired, or its key or session has ended'), headers);
     // The client may have gone while the checks ran; from here on nothing awaits until the place is tied to the socket.
     if (socket.destroyed) return;
     const release = deps.sockets.reserve(grant.tokenHash);
     if (!release) {
       const n = deps.sockets.perToken;
-      const full = new ApiError('rate_limited', `This realtime token already has ${n} open sockets on this instance, the most one token may have; close one first`,
-        undefined, { retryAfter: SOCKETS_FULL_RETRY_SECONDS });
+      const full = new ApiError(
+        'rate_limited',
+        `This realtime token already has ${n} open sockets on this instance, the most one token may have; close one first`,
+        undefined,
+        { retryAfter: SOCKETS_FULL_RETRY_SECONDS },
+      );
       return refuse(socket, full, headers);
     }
     socket.once('close', release);

@@ -98,10 +98,10 @@ export class UserFacts {
       const batch = stale.slice(i, i + REFRESH_BATCH);
       const startedAt = performance.now();
       // `*`: the columns rules read may grow (app_metadata, disabled); what a row lacks counts as missing.
-      const rows = await this.store.all<Record<string, unknown>>(
-        `SELECT * FROM users WHERE database_id = ? AND id IN (${jsonListSelect(this.store)})`,
-        [databaseId, JSON.stringify(batch.map(([id]) => id))],
-      );
+      const rows = await this.store.all<Record<string, unknown>>(`SELECT * FROM users WHERE database_id = ? AND id IN (${jsonListSelect(this.store)})`, [
+        databaseId,
+        JSON.stringify(batch.map(([id]) => id)),
+      ]);
       const found = new Map(rows.map((r) => [String(r.id), r]));
       for (const [id, entry] of batch) {
         const row = found.get(id);

@@ -19,7 +19,10 @@ import { FULL_VIEW, RuleView, type EventView } from './visibility.ts';
  *   second are read again, all in one query (user-facts.ts); `"signedIn"`, `true` and `false` need none.
  */
 export class ViewSource {
-  constructor(private readonly store: Store, private readonly facts: UserFacts) {}
+  constructor(
+    private readonly store: Store,
+    private readonly facts: UserFacts,
+  ) {}
 
   /** The view of `events` of a database; `ruled`: some socket that will be shown them is subject to rules. */
   viewOf(databaseId: string, events: ChangeEvent[], ruled: boolean): EventView | Promise<EventView> {

@@ -72,7 +72,10 @@ export class RuleView implements EventView {
    * @param rules the database's rules as stored (undefined: none were ever set, the default applies)
    * @param userFacts the user as rules see it now, or undefined (unknown, deleted or disabled)
    */
-  constructor(private readonly rules: Rules | undefined, private readonly userFacts: (userId: string) => RuleUser | undefined) {}
+  constructor(
+    private readonly rules: Rules | undefined,
+    private readonly userFacts: (userId: string) => RuleUser | undefined,
+  ) {}
 
   message(e: ChangeEvent, viewer: Viewer | undefined): string | undefined {
     if (!viewer) return eventMessage(e);
@@ -90,7 +93,8 @@ export class RuleView implements EventView {
   private compile(collection: string, userId: string | undefined): Matcher {
     const access = resolveRule(ruleFor(this.rules, collection, 'read'), userId === undefined ? undefined : this.userFacts(userId));
     switch (access.kind) {
-      case 'all': return everything;
+      case 'all':
+        return everything;
       case 'filter':
         try {
           return compileMatcher(access.filter);
@@ -98,7 +102,8 @@ export class RuleView implements EventView {
           // Stored rules were validated when written: a filter that no longer compiles shows nothing rather than everything.
           return nothing;
         }
-      default: return nothing; // 'none', or 'session' (no live user): nothing, silently, as a list under the rule would refuse
+      default:
+        return nothing; // 'none', or 'session' (no live user): nothing, silently, as a list under the rule would refuse
     }
   }
 }

@@ -47,10 +47,12 @@ export function isAuthField(field: unknown): field is string {
 export function replaceAuthOperands(filter: unknown, substitute: Substitute): unknown {
   const node = (f: unknown): unknown => {
     if (!isObject(f)) return f;
-    return Object.fromEntries(Object.entries(f).map(([key, value]) => {
-      if ((key === '$and' || key === '$or') && Array.isArray(value)) return [key, value.map(node)];
-      return [key, key.startsWith('$') ? value : field(value)];
-    }));
+    return Object.fromEntries(
+      Object.entries(f).map(([key, value]) => {
+        if ((key === '$and' || key === '$or') && Array.isArray(value)) return [key, value.map(node)];
+        return [key, key.startsWith('$') ? value : field(value)];
+      }),
+    );
   };
 
   const field = (value: unknown): unknown => {

@@ -71,10 +71,14 @@ function compare(v: Stored, op: Range | '$eq', operand: Scalar): boolean {
   if (op === '$eq') return v === operand;
   const c = typeof operand === 'string' ? compareCodePoints(v as string, operand) : (v as number) - (operand as number);
   switch (op) {
-    case '$gt': return c > 0;
-    case '$gte': return c >= 0;
-    case '$lt': return c < 0;
-    case '$lte': return c <= 0;
+    case '$gt':
+      return c > 0;
+    case '$gte':
+      return c >= 0;
+    case '$lt':
+      return c < 0;
+    case '$lte':
+      return c <= 0;
   }
 }
 
@@ -89,8 +93,10 @@ const anyCandidate = (v: Stored, test: (c: Stored) => boolean) => candidates(v).
 /** One operator on a field's stored value. */
 function condition(op: string, operand: unknown): (v: Stored) => boolean {
   switch (op) {
-    case '$eq': return (v) => anyCandidate(v, (c) => equals(c, operand));
-    case '$ne': return (v) => !anyCandidate(v, (c) => equals(c, operand));
+    case '$eq':
+      return (v) => anyCandidate(v, (c) => equals(c, operand));
+    case '$ne':
+      return (v) => !anyCandidate(v, (c) => equals(c, operand));
     case '$in': {
       const list = operand as unknown[];
       return (v) => anyCandidate(v, (c) => list.some((x) => equals(c, x)));
@@ -99,8 +105,12 @@ function condition(op: string, operand: unknown): (v: Stored) => boolean {
       const list = operand as unknown[];
       return (v) => !anyCandidate(v, (c) => list.some((x) => equals(c, x)));
     }
-    case '$exists': return (v) => (v !== MISSING) === operand;
-    case '$gt': case '$gte': case '$lt': case '$lte':
+    case '$exists':
+      return (v) => (v !== MISSING) === operand;
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte':
       // MongoDB: $gte/$lte null match null or missing; $gt/$lt null match nothing.
       if (operand === null) return op === '$gte' || op === '$lte' ? (v) => isNullish(v) : () => false;
       return (v) => anyCandidate(v, (c) => compare(c, op, operand as Scalar));

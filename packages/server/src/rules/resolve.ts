@@ -26,11 +26,7 @@ export function ruleFor(rules: Rules | undefined, collection: string, operation:
  * - `session`: nothing without a valid session (`"signedIn"` or a filter rule; 401 `invalid_session`);
  * - `filter`: the documents that a plain §1 filter matches, `$auth` operands already replaced.
  */
-export type RuleAccess =
-  | { kind: 'all' }
-  | { kind: 'none' }
-  | { kind: 'session' }
-  | { kind: 'filter'; filter: JsonObject };
+export type RuleAccess = { kind: 'all' } | { kind: 'none' } | { kind: 'session' } | { kind: 'filter'; filter: JsonObject };
 
 /**
  * Resolves a rule for the signed-in user (undefined: no valid session). The filter it returns
@@ -56,9 +52,12 @@ export function resolveRule(rule: Rule, user: RuleUser | undefined): RuleAccess 
 /** The value a `$auth` operand stands for, or NEVER (§10: the e-mail counts only once verified). */
 export function authValue(user: RuleUser, field: unknown): Scalar | typeof NEVER {
   switch (field) {
-    case 'id': return user.id;
-    case 'email': return user.emailVerified ? user.email : NEVER;
-    case 'emailVerified': return user.emailVerified;
+    case 'id':
+      return user.id;
+    case 'email':
+      return user.emailVerified ? user.email : NEVER;
+    case 'emailVerified':
+      return user.emailVerified;
   }
   if (typeof field !== 'string' || !field.startsWith('appMetadata.')) return NEVER;
   let v: unknown = user.appMetadata;

@@ -94,7 +94,10 @@ export function validateRules(value: unknown, at = '/rules'): Rules {
     }
   }
   if (details.length) {
-    const shown = details.slice(0, 5).map((d) => `${d.path} ${d.message}`).join('; ');
+    const shown = details
+      .slice(0, 5)
+      .map((d) => `${d.path} ${d.message}`)
+      .join('; ');
     const more = details.length > 5 ? ` (and ${details.length - 5} more in details)` : '';
     throw new ApiError('invalid_rules', `Invalid rules: ${shown}${more}`, details);
   }

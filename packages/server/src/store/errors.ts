@@ -23,7 +23,10 @@ export class StoreUnavailable extends Error {
 export class CommitOutcomeUnknown extends Error {
   override readonly name = 'CommitOutcomeUnknown';
   constructor(cause: unknown) {
-    super(`The connection to the store was lost while a write was on its way: it may or may not have been applied (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    super(
+      `The connection to the store was lost while a write was on its way: it may or may not have been applied (${cause instanceof Error ? cause.message : String(cause)})`,
+      { cause },
+    );
   }
 }
 

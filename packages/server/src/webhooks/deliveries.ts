@@ -49,16 +49,28 @@ const COLUMNS = 'id, webhook_id, event_id, event, status, attempts, next_attempt
 
 function toDelivery(r: DeliveryRow): Delivery {
   return {
-    id: r.id, webhookId: r.webhook_id, eventId: r.event_id, event: r.event, status: r.status, attempts: r.attempts,
-    nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null, lastAttemptAt: r.last_attempt_at,
-    responseStatus: r.response_status, createdAt: r.created_at,
+    id: r.id,
+    webhookId: r.webhook_id,
+    eventId: r.event_id,
+    event: r.event,
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,
+    lastAttemptAt: r.last_attempt_at,
+    responseStatus: r.response_status,
+    createdAt: r.created_at,
   };
 }
 
 /** The POST body of a change's delivery (§4): the same bytes for every webhook and attempt. */
 export function eventPayload(e: ChangeEvent): string {
   return JSON.stringify({
-    id: e.id, type: e.type, timestamp: e.timestamp, database: e.databaseId, collection: e.collection, document: e.document,
+    id: e.id,
+    type: e.type,
+    timestamp: e.timestamp,
+    database: e.databaseId,
+    collection: e.collection,
+    document: e.document,
     ...(e.type === 'document.updated' ? { previous: e.previous } : {}),
   });
 }
@@ -98,10 +110,18 @@ export async function findDelivery(q: Queryable, webhookId: string, deliveryId: 
 }
 
 /** A page of a webhook's deliveries, newest first, with the total of the (filtered) set. */
-export async function listDeliveries(q: Queryable, webhookId: string, opts: { limit: number; offset: number; status?: DeliveryStatus }): Promise<{ deliveries: Delivery[]; total: number }> {
+export async function listDeliveries(
+  q: Queryable,
+  webhookId: string,
+  opts: { limit: number; offset: number; status?: DeliveryStatus },
+): Promise<{ deliveries: Delivery[]; total: number }> {
   const where = `webhook_id = ?${opts.status ? ' AND status = ?' : ''}`;
   const params: Param[] = opts.status ? [webhookId, opts.status] : [webhookId];
-  const rows = await q.all<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [...params, opts.limit, opts.offset]);
+  const rows = await q.all<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
+    ...params,
+    opts.limit,
+    opts.offset,
+  ]);
   const total = await q.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params);
   return { deliveries: rows.map(toDelivery), total: total?.n ?? 0 };
 }
@@ -187,13 +207,21 @@ export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ clai
     );
     const hooks = [...taken.keys()];
     const webhooks = await tx.all<{ id: string; url: string; secret: string; failure_streak: number }>(
-      `SELECT id, url, secret, failure_streak FROM webhooks WHERE id IN (${hooks.map(() => '?').join(', ')})`, hooks,
+      `SELECT id, url, secret, failure_streak FROM webhooks WHERE id IN (${hooks.map(() => '?').join(', ')})`,
+      hooks,
     );
     const byId = new Map(webhooks.map((w) => [w.id, w]));
     const claimed = rows.map((r) => ({
-      id: r.id, webhookId: r.webhook_id, eventId: r.event_id, event: r.event, payload: r.payload,
-      attempts: r.attempts, seriesStart: r.series_start,
-      url: byId.get(r.webhook_id)!.url, secret: byId.get(r.webhook_id)!.secret, leaseToken: token,
+      id: r.id,
+      webhookId: r.webhook_id,
+      eventId: r.event_id,
+      event: r.event,
+      payload: r.payload,
+      attempts: r.attempts,
+      seriesStart: r.series_start,
+      url: byId.get(r.webhook_id)!.url,
+      secret: byId.get(r.webhook_id)!.secret,
+      leaseToken: token,
       failureStreak: byId.get(r.webhook_id)!.failure_streak,
     }));
     return { claimed, more, windowFull };
@@ -242,10 +270,10 @@ export async function recordAttemptWithCte(q: Queryable, c: Claimed, a: AttemptR
 /** SQLite: the update, then the attempt row when the update counted; the caller's transaction makes them one. */
 export async function recordAttemptStepwise(q: Queryable, c: Claimed, a: AttemptRecord): Promise<boolean> {
   if ((await q.run(UPDATE_DELIVERY, updateParams(c, a))) === 0) return false;
-  await q.run(
-    'INSERT INTO webhook_attempts (delivery_id, n, at, response_status, duration_ms, error, response_body) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [c.id, ...attemptParams(c, a)],
-  );
+  await q.run('INSERT INTO webhook_attempts (delivery_id, n, at, response_status, duration_ms, error, response_body) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+    c.id,
+    ...attemptParams(c, a),
+  ]);
   return true;
 }
 

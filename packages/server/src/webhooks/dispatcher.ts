@@ -177,19 +177,26 @@ export class Dispatcher {
     const next = status === 'pending' ? now + backoffMs(this.o.retryBaseMs, inSeries) : null;
     const error = r.error ?? (ok ? null : `HTTP ${r.status}`);
     const { store } = this.o;
-    const record = (q: Queryable) => recordAttempt(q, store.dialect, c, {
-      at: new Date(startedAt).toISOString(), status, nextAttemptAt: next === null ? null : new Date(next).toISOString(),
-      responseStatus: r.status, durationMs: r.durationMs, error, responseBody: r.body,
-    });
+    const record = (q: Queryable) =>
+      recordAttempt(q, store.dialect, c, {
+        at: new Date(startedAt).toISOString(),
+        status,
+        nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+        responseStatus: r.status,
+        durationMs: r.durationMs,
+        error,
+        responseBody: r.body,
+      });
     // The common case, a success for a webhook that wasn't failing, is one statement on PostgreSQL.
     const touchesWebhook = status !== 'pending' && (!ok || c.failureStreak > 0);
-    const recorded = !touchesWebhook && store.dialect.writableCte
-      ? await record(store)
-      : await store.transaction(async (tx) => {
-        const counted = await record(tx);
-        if (counted && touchesWebhook) await this.noteOutcome(tx, c.webhookId, ok, now, error);
-        return counted;
-      });
+    const recorded =
+      !touchesWebhook && store.dialect.writableCte
+        ? await record(store)
+        : await store.transaction(async (tx) => {
+            const counted = await record(tx);
+            if (counted && touchesWebhook) await this.noteOutcome(tx, c.webhookId, ok, now, error);
+            return counted;
+          });
     if (!recorded) {
       this.o.log.warn({ delivery: c.id }, 'webhook dispatcher: lease lost before the attempt was recorded');
       return;
@@ -216,10 +223,11 @@ export class Dispatcher {
       'UPDATE webhooks SET failure_streak = failure_streak + 1, failing_since = COALESCE(failing_since, ?) WHERE id = ? RETURNING failure_streak AS streak, failing_since AS since, enabled',
       [nowIso, webhookId],
     );
-    if (!row || row.enabled !== 1) return;
+    if (row?.enabled !== 1) return;
     const streak = row.streak;
     if (streak < this.o.disableAfterFailures || now - Date.parse(row.since) < this.o.disableAfterMs) return;
-    const reason = `Disabled automatically at ${nowIso}: the last ${streak} deliveries failed, the first at ${row.since}` +
+    const reason =
+      `Disabled automatically at ${nowIso}: the last ${streak} deliveries failed, the first at ${row.since}` +
       (error ? ` (last error: ${error.slice(0, 200)})` : '');
     await tx.run('UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?', [reason, nowIso, webhookId]);
     this.o.log.warn({ webhook: webhookId, streak }, 'webhook disabled after repeated failures');
@@ -234,6 +242,9 @@ export class Dispatcher {
     await this.claiming;
     const open = [...this.inFlight.values()];
     await Promise.all(open.map((f) => f.done));
-    await releaseClaims(this.o.store, open.map((f) => f.claim)).catch(() => undefined);
+    await releaseClaims(
+      this.o.store,
+      open.map((f) => f.claim),
+    ).catch(() => undefined);
   }
 }

@@ -32,7 +32,10 @@ export class Sender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
 
-  constructor(private readonly guard: UrlGuard, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly guard: UrlGuard,
+    private readonly timeoutMs: number,
+  ) {}
 
   /** One attempt: never throws, every failure is in the result. */
   post(url: string, body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<AttemptResult> {
@@ -54,30 +57,35 @@ export class Sender {
       }
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const isHttps = u.protocol === 'https:';
-      const req = (isHttps ? https : http).request(u, {
-        method: 'POST',
-        agent: isHttps ? this.httpsAgent : this.httpAgent,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
-        lookup: this.guard.lookup,
-      }, (res) => {
-        const status = res.statusCode ?? null;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const error = status !== null && status >= 300 && status < 400 ? `redirect to ${String(res.headers.location ?? '?').slice(0, 200)} not followed` : null;
-        res.on('data', (c: Buffer) => {
-          if (size < BODY_KEPT) chunks.push(c);
-          size += c.length;
-          if (size > BODY_READ_MAX) {
-            res.destroy();
-            finish(status, error, Buffer.concat(chunks));
-          }
-        });
-        res.on('end', () => finish(status, error, Buffer.concat(chunks)));
-        // The status came in time; an answer body cut short does not change the outcome.
-        res.on('error', () => finish(status, error, Buffer.concat(chunks)));
-        res.on('close', () => finish(status, error, Buffer.concat(chunks)));
-      });
+      const req = (isHttps ? https : http).request(
+        u,
+        {
+          method: 'POST',
+          agent: isHttps ? this.httpsAgent : this.httpAgent,
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+          lookup: this.guard.lookup,
+        },
+        (res) => {
+          const status = res.statusCode ?? null;
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const error =
+            status !== null && status >= 300 && status < 400 ? `redirect to ${String(res.headers.location ?? '?').slice(0, 200)} not followed` : null;
+          res.on('data', (c: Buffer) => {
+            if (size < BODY_KEPT) chunks.push(c);
+            size += c.length;
+            if (size > BODY_READ_MAX) {
+              res.destroy();
+              finish(status, error, Buffer.concat(chunks));
+            }
+          });
+          res.on('end', () => finish(status, error, Buffer.concat(chunks)));
+          // The status came in time; an answer body cut short does not change the outcome.
+          res.on('error', () => finish(status, error, Buffer.concat(chunks)));
+          res.on('close', () => finish(status, error, Buffer.concat(chunks)));
+        },
+      );
       req.on('error', (e) => finish(null, describe(e, this.timeoutMs), null));
       req.end(body);
     });

@@ -6,8 +6,15 @@ import type { Param, Queryable, Store } from '../store/store.ts';
 import { newSecret } from './signing.ts';
 import { UrlNotAllowed, type UrlGuard } from './url-guard.ts';
 import {
-  attemptLog, eventPayload, findDelivery, insertDeliveries, listDeliveries,
-  type AttemptLogEntry, type Delivery, type DeliveryStatus, type NewDelivery,
+  attemptLog,
+  eventPayload,
+  findDelivery,
+  insertDeliveries,
+  listDeliveries,
+  type AttemptLogEntry,
+  type Delivery,
+  type DeliveryStatus,
+  type NewDelivery,
 } from './deliveries.ts';
 import type { CreateBody, UpdateBody } from './schemas.ts';
 
@@ -40,8 +47,15 @@ const COLUMNS = 'id, url, events, collections, description, enabled, disabled_re
 
 function toWebhook(r: WebhookRow): Webhook {
   return {
-    id: r.id, url: r.url, events: JSON.parse(r.events), collections: JSON.parse(r.collections), description: r.description,
-    enabled: r.enabled === 1, disabledReason: r.disabled_reason, createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id,
+    url: r.url,
+    events: JSON.parse(r.events),
+    collections: JSON.parse(r.collections),
+    description: r.description,
+    enabled: r.enabled === 1,
+    disabledReason: r.disabled_reason,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -126,7 +140,10 @@ export class WebhooksService {
     if (body.url !== undefined) await this.checkUrl(body.url);
     const sets: string[] = [];
     const params: Param[] = [];
-    const set = (column: string, value: Param) => { sets.push(`${column} = ?`); params.push(value); };
+    const set = (column: string, value: Param) => {
+      sets.push(`${column} = ?`);
+      params.push(value);
+    };
     if (body.url !== undefined) set('url', body.url);
     if (body.events !== undefined) set('events', JSON.stringify(body.events));
     if (body.collections !== undefined) set('collections', JSON.stringify(body.collections));
@@ -153,7 +170,12 @@ export class WebhooksService {
   /** A new secret: every later attempt, of pending deliveries too, is signed with it. */
   async rotateSecret(databaseId: string, id: string): Promise<{ id: string; secret: string }> {
     const secret = newSecret();
-    const n = await this.deps.store.run('UPDATE webhooks SET secret = ?, updated_at = ? WHERE id = ? AND database_id = ?', [secret, this.now(), id, databaseId]);
+    const n = await this.deps.store.run('UPDATE webhooks SET secret = ?, updated_at = ? WHERE id = ? AND database_id = ?', [
+      secret,
+      this.now(),
+      id,
+      databaseId,
+    ]);
     if (n === 0) throw notFound(`Webhook '${id}' not found`);
     return { id, secret };
   }
@@ -169,7 +191,11 @@ export class WebhooksService {
     return (await findDelivery(this.deps.store, id, deliveryId))!;
   }
 
-  async deliveries(databaseId: string, id: string, q: { limit: number; offset: number; status?: DeliveryStatus }): Promise<{ deliveries: Delivery[]; total: number }> {
+  async deliveries(
+    databaseId: string,
+    id: string,
+    q: { limit: number; offset: number; status?: DeliveryStatus },
+  ): Promise<{ deliveries: Delivery[]; total: number }> {
     await this.row(this.deps.store, databaseId, id);
     return listDeliveries(this.deps.store, id, q);
   }
@@ -202,7 +228,8 @@ export class WebhooksService {
   /** The enabled webhooks of a database, with their filters (read before a write's serialised tail). */
   async enabledHooks(tx: Queryable, databaseId: string): Promise<HookFilter[]> {
     const hooks = await tx.all<{ id: string; events: string; collections: string }>(
-      'SELECT id, events, collections FROM webhooks WHERE database_id = ? AND enabled = 1', [databaseId],
+      'SELECT id, events, collections FROM webhooks WHERE database_id = ? AND enabled = 1',
+      [databaseId],
     );
     return hooks.map((h) => ({ id: h.id, events: JSON.parse(h.events) as string[], collections: JSON.parse(h.collections) as string[] }));
   }

@@ -70,7 +70,10 @@ export class UrlGuard {
   /** A `lookup` for net/http that resolves, refuses any non-public answer, and returns the vetted addresses. Undefined when private URLs are allowed. */
   readonly lookup: LookupFunction | undefined;
 
-  constructor(private readonly allowPrivate: boolean, private readonly resolve: Resolver = systemResolver) {
+  constructor(
+    private readonly allowPrivate: boolean,
+    private readonly resolve: Resolver = systemResolver,
+  ) {
     this.lookup = allowPrivate ? undefined : (hostname, options, callback) => this.vettedLookup(hostname, options, callback);
   }
 
@@ -122,6 +125,15 @@ export class UrlGuard {
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('timed out')), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
   });
 }

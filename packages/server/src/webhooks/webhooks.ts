@@ -30,20 +30,29 @@ export interface Webhooks extends Feature {
   stop(): Promise<void>;
 }
 
-export function createWebhooks(deps: {
-  config: Config; store: Store; clock: Clock; log: FastifyBaseLogger; metrics: Metrics; jobs: Jobs;
-}): Webhooks {
+export function createWebhooks(deps: { config: Config; store: Store; clock: Clock; log: FastifyBaseLogger; metrics: Metrics; jobs: Jobs }): Webhooks {
   const { config, store, clock, log, metrics, jobs } = deps;
   metrics.sources.webhookQueueDepth = () => queueDepth(store);
   const guard = new UrlGuard(config.webhookAllowPrivateUrls);
   const sender = new Sender(guard, config.webhookTimeoutMs);
   const dispatcher = new Dispatcher({
-    store, sender, clock, log, onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
-    timeoutMs: config.webhookTimeoutMs, retryBaseMs: config.webhookRetryBaseMs, maxAttempts: config.webhookMaxAttempts,
-    disableAfterFailures: config.webhookDisableAfterFailures, disableAfterMs: config.webhookDisableAfterHours * 3_600_000,
+    store,
+    sender,
+    clock,
+    log,
+    onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+    timeoutMs: config.webhookTimeoutMs,
+    retryBaseMs: config.webhookRetryBaseMs,
+    maxAttempts: config.webhookMaxAttempts,
+    disableAfterFailures: config.webhookDisableAfterFailures,
+    disableAfterMs: config.webhookDisableAfterHours * 3_600_000,
   });
   const retention = new Retention({
-    store, clock, log, deliveryMaxAgeMs: config.webhookRetentionDays * 86_400_000, eventMaxAgeMs: config.eventRetentionHours * 3_600_000,
+    store,
+    clock,
+    log,
+    deliveryMaxAgeMs: config.webhookRetentionDays * 86_400_000,
+    eventMaxAgeMs: config.eventRetentionHours * 3_600_000,
   });
   const service = new WebhooksService({ store, guard, clock, maxWebhooks: config.limits.webhooksPerDatabase, wake: () => dispatcher.wake() });
   return {

@@ -9,7 +9,10 @@ type Database = { id: string; name: string; createdAt: string; updatedAt: string
 forEachStore('management API', (kind) => {
   // TRUST_PROXY: the sign-in limit test plays several client addresses with X-Forwarded-For.
   const t = useServer(kind, { env: { TRUST_PROXY: 'true' } });
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
   /** No credential: sign-in, and the refusals. */
   const anonymous = apiClient(() => t.server);
 
@@ -50,10 +53,15 @@ forEachStore('management API', (kind) => {
   test('admin routes need an operator token: none → 401, an API key → 403, a bad token → 401, signed out → 401', async () => {
     const db = await t.server.createDatabase();
     const routes: Array<[string, string, unknown]> = [
-      ['GET', '/admin/databases', undefined], ['POST', '/admin/databases', { name: 'x' }], ['GET', `/admin/databases/${db.databaseId}`, undefined],
-      ['PATCH', `/admin/databases/${db.databaseId}`, { name: 'y' }], ['DELETE', `/admin/databases/${db.databaseId}`, undefined],
-      ['GET', `/admin/databases/${db.databaseId}/keys`, undefined], ['POST', `/admin/databases/${db.databaseId}/keys`, { kind: 'secret' }],
-      ['DELETE', `/admin/databases/${db.databaseId}/keys/${db.secretKeyId}`, undefined], ['GET', '/admin/me', undefined],
+      ['GET', '/admin/databases', undefined],
+      ['POST', '/admin/databases', { name: 'x' }],
+      ['GET', `/admin/databases/${db.databaseId}`, undefined],
+      ['PATCH', `/admin/databases/${db.databaseId}`, { name: 'y' }],
+      ['DELETE', `/admin/databases/${db.databaseId}`, undefined],
+      ['GET', `/admin/databases/${db.databaseId}/keys`, undefined],
+      ['POST', `/admin/databases/${db.databaseId}/keys`, { kind: 'secret' }],
+      ['DELETE', `/admin/databases/${db.databaseId}/keys/${db.secretKeyId}`, undefined],
+      ['GET', '/admin/me', undefined],
     ];
     for (const [method, path, body] of routes) {
       assertError(await anonymous.request(method, path, { body }), 401, 'missing_api_key', `${method} ${path} without a token`);
@@ -81,7 +89,10 @@ forEachStore('management API', (kind) => {
     await apiClient(t.server, key.key).post('/items/docs', { a: 1 }, 201); // the first key works
 
     const listed = (await op.get<{ databases: Database[] }>('/admin/databases')).databases;
-    assert.deepEqual(listed.find((d) => d.id === database.id), database);
+    assert.deepEqual(
+      listed.find((d) => d.id === database.id),
+      database,
+    );
     const got = await op.request('GET', `/admin/databases/${database.id}`);
     assert.equal(got.status, 200);
     assert.deepEqual((got.json as { database: Database }).database, database);
@@ -98,7 +109,11 @@ forEachStore('management API', (kind) => {
     await op.patch(`/admin/databases/${database.id}`, { other: 1 }, 400);
 
     await op.delete(`/admin/databases/${database.id}`, 204);
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'z' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'z' }],
+      ['DELETE', undefined],
+    ] as const) {
       assertError(await op.request(method, `/admin/databases/${database.id}`, { body }), 404, 'not_found', method);
     }
     await op.get(`/admin/databases/${database.id}/keys`, 404);
@@ -128,8 +143,21 @@ forEachStore('management API', (kind) => {
     assert.ok(retryAfter > 0 && retryAfter <= 15 * 60, `retryAfter ${retryAfter}`);
     assert.equal(limited.headers.get('retry-after'), String(retryAfter));
     assert.ok(!('token' in (limited.json as object)));
-    assert.equal(errorCode(await anonymous.request('POST', '/admin/sign-in', { body: { email: ' Guarded@SVC.test ', password: body.password }, headers: { 'x-forwarded-for': '10.9.9.1' } })), 'rate_limited', 'the e-mail as typed names the same account');
+    assert.equal(
+      errorCode(
+        await anonymous.request('POST', '/admin/sign-in', {
+          body: { email: ' Guarded@SVC.test ', password: body.password },
+          headers: { 'x-forwarded-for': '10.9.9.1' },
+        }),
+      ),
+      'rate_limited',
+      'the e-mail as typed names the same account',
+    );
     assert.equal((await signIn(body.password, '10.9.9.2')).status, 200, 'another IP is not affected');
-    assert.equal((await anonymous.request('POST', '/admin/sign-in', { body: OPERATOR, headers: { 'x-forwarded-for': '10.9.9.1' } })).status, 200, 'another operator from that IP is not affected');
+    assert.equal(
+      (await anonymous.request('POST', '/admin/sign-in', { body: OPERATOR, headers: { 'x-forwarded-for': '10.9.9.1' } })).status,
+      200,
+      'another operator from that IP is not affected',
+    );
   });
 });

@@ -27,7 +27,9 @@ function assertSecurityHeaders(headers: { get(name: string): string | null } | H
 forEachStore('dashboard at /', (kind) => {
   const t = useServer(kind);
 
-  test('GET / and deep links a browser navigates to → the app (index.html, not cached)', { skip: !existsSync(ASSETS) && 'the dashboard is not built' }, async () => {
+  test('GET / and deep links a browser navigates to → the app (index.html, not cached)', {
+    skip: !existsSync(ASSETS) && 'the dashboard is not built',
+  }, async () => {
     for (const path of ['/', '/databases/abc/documents/posts', '/setup']) {
       const r = await request(t.server, 'GET', path, { root: true, headers: html });
       assert.equal(r.status, 200, path);
@@ -42,7 +44,9 @@ forEachStore('dashboard at /', (kind) => {
     assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
   });
 
-  test('the dashboard is sent with X-Frame-Options: DENY, nosniff and a CSP its build satisfies', { skip: !existsSync(ASSETS) && 'the dashboard is not built' }, async () => {
+  test('the dashboard is sent with X-Frame-Options: DENY, nosniff and a CSP its build satisfies', {
+    skip: !existsSync(ASSETS) && 'the dashboard is not built',
+  }, async () => {
     for (const path of ['/', '/databases/abc/documents/posts']) {
       const csp = assertSecurityHeaders((await request(t.server, 'GET', path, { root: true, headers: html })).headers, path);
       assert.match(csp, /(^|; )script-src 'self'(;|$)/);
@@ -60,7 +64,14 @@ forEachStore('dashboard at /', (kind) => {
   });
 
   test('/v1, API clients, missing assets and escapes keep the JSON 404; /health and the API are untouched', async () => {
-    for (const [path, headers] of [['/v1/nope', html], ['/v1', html], ['/no/such/page', {}], ['/assets/missing.js', html], ['/..%2f..%2fpackage.json', html], ['/%2e%2e/%2e%2e/package.json', html]] as const) {
+    for (const [path, headers] of [
+      ['/v1/nope', html],
+      ['/v1', html],
+      ['/no/such/page', {}],
+      ['/assets/missing.js', html],
+      ['/..%2f..%2fpackage.json', html],
+      ['/%2e%2e/%2e%2e/package.json', html],
+    ] as const) {
       assertError(await request(t.server, 'GET', path, { root: true, headers }), 404, 'not_found', path);
     }
     assert.deepEqual((await request(t.server, 'GET', '/health', { root: true, headers: html })).json, { status: 'ok' });

@@ -9,12 +9,22 @@ type Doc = Record<string, unknown> & { id: string };
 forEachStore('operator token with X-Database-Id', (kind) => {
   const t = useServer(kind);
   const dbHeader = () => ({ headers: { 'x-database-id': t.db.databaseId } });
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
   /** The operator token with X-Database-Id: the dashboard's way into a database's data. */
-  const asOperator = apiClient(() => t.server, () => t.server.operatorToken(), dbHeader);
-  const secret = apiClient(() => t.server, () => t.db.secretKey);
+  const asOperator = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+    dbHeader,
+  );
+  const secret = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
 
-  test('acts as the database\'s secret key on every documents route', async () => {
+  test("acts as the database's secret key on every documents route", async () => {
     const c = await asOperator.post<Doc>('/notes/docs', { id: 'n1', text: 'from the dashboard' }, 201);
     assert.deepEqual(await secret.get('/notes/docs/n1'), c, 'written into that database');
     await asOperator.get('/notes/docs/n1', 200);
@@ -28,7 +38,10 @@ forEachStore('operator token with X-Database-Id', (kind) => {
   });
 
   test('without X-Database-Id an operator token cannot use data routes; an unknown database → 404', async () => {
-    for (const [method, path, body] of [['GET', '/notes/docs', undefined], ['POST', '/notes/docs', { a: 1 }]] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/notes/docs', undefined],
+      ['POST', '/notes/docs', { a: 1 }],
+    ] as const) {
       assertError(await op.request(method, path, { body }), 403, 'forbidden', `${method} without the header`);
       const u = await op.request(method, path, { body, headers: { 'x-database-id': 'no-such-database' } });
       assert.equal(u.status, 404, `${method} unknown database`);
@@ -36,7 +49,7 @@ forEachStore('operator token with X-Database-Id', (kind) => {
     assert.equal((await secret.get<{ total: number }>('/notes/docs')).total, 2);
   });
 
-  test('X-Database-Id does nothing for an API key: the key\'s own database is used', async () => {
+  test("X-Database-Id does nothing for an API key: the key's own database is used", async () => {
     const other = await t.server.createDatabase();
     const r = await apiClient(t.server, other.secretKey, dbHeader()).get<{ total: number }>('/notes/docs');
     assert.equal(r.total, 0);

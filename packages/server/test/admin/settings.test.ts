@@ -12,7 +12,10 @@ const GITHUB_SECRET = 'github-client-secret-value-456';
 
 forEachStore('database settings', (kind) => {
   const t = useServer(kind);
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
   const path = () => `/admin/databases/${t.db.databaseId}`;
   const stored = () => getSettings(t.server.db.store, t.db.databaseId);
 
@@ -65,7 +68,8 @@ forEachStore('database settings', (kind) => {
     assert.equal((await patch({ oauth: { github: { clientSecret: null } }, siteUrl: null, redirectUrls: ['https://only.example.com'] })).status, 200);
     s = await read();
     assert.deepEqual(s, {
-      redirectUrls: ['https://only.example.com'], siteUrl: null,
+      redirectUrls: ['https://only.example.com'],
+      siteUrl: null,
       oauth: { google: { clientId: 'g-id-2', clientSecretSet: true }, github: { clientId: 'gh-id', clientSecretSet: false } },
     });
     const renamed = await op.patch<{ database: { settings: Settings } }>(path(), { name: 'renamed' });
@@ -76,10 +80,21 @@ forEachStore('database settings', (kind) => {
     const before = await read();
     const storedBefore = await stored();
     const bad: unknown[] = [
-      { redirectUrls: 'https://x.example.com' }, { redirectUrls: ['ftp://x.example.com'] }, { redirectUrls: ['not a url'] }, { redirectUrls: [1] },
-      { siteUrl: 'nope' }, { siteUrl: 'javascript:alert(1)' }, { siteUrl: 5 },
-      { oauth: { twitter: { clientId: 'x' } } }, { oauth: { google: { clientId: 'x', extra: 1 } } }, { oauth: { google: 'x' } }, { oauth: [] },
-      { oauth: { google: { clientSecret: 42 } } }, { unknown: true }, 'string', [],
+      { redirectUrls: 'https://x.example.com' },
+      { redirectUrls: ['ftp://x.example.com'] },
+      { redirectUrls: ['not a url'] },
+      { redirectUrls: [1] },
+      { siteUrl: 'nope' },
+      { siteUrl: 'javascript:alert(1)' },
+      { siteUrl: 5 },
+      { oauth: { twitter: { clientId: 'x' } } },
+      { oauth: { google: { clientId: 'x', extra: 1 } } },
+      { oauth: { google: 'x' } },
+      { oauth: [] },
+      { oauth: { google: { clientSecret: 42 } } },
+      { unknown: true },
+      'string',
+      [],
       { siteUrl: 'https://fine.example.com', redirectUrls: ['bad'] },
     ];
     for (const settings of bad) {

@@ -14,7 +14,9 @@ const ADMIN = { email: 'first@svc.test', password: 'first-operator-pw' };
 forEachStore('first-run setup', (kind) => {
   let server: TestServer;
   const setupToken = newSetupToken();
-  before(async () => { server = await startServer(kind, { setupToken }); });
+  before(async () => {
+    server = await startServer(kind, { setupToken });
+  });
   after(() => server.close());
   /** No credential: the setup routes are open. */
   const open = apiClient(() => server);
@@ -46,18 +48,29 @@ forEachStore('first-run setup', (kind) => {
     await open.post('/admin/sign-in', ADMIN, 200); // the password works
 
     assert.deepEqual(await open.get('/admin/setup'), { needsSetup: false });
-    assertError(await open.request('POST', '/admin/setup', { body: { setupToken, email: 'second@svc.test', password: 'second-operator-pw' } }), 409, 'conflict');
-    const wrong = await open.request('POST', '/admin/setup', { body: { setupToken: 'svc_setup_nope', email: 'third@svc.test', password: 'third-operator-pw' } });
+    assertError(
+      await open.request('POST', '/admin/setup', { body: { setupToken, email: 'second@svc.test', password: 'second-operator-pw' } }),
+      409,
+      'conflict',
+    );
+    const wrong = await open.request('POST', '/admin/setup', {
+      body: { setupToken: 'svc_setup_nope', email: 'third@svc.test', password: 'third-operator-pw' },
+    });
     assert.equal(wrong.status, 401, 'a wrong token is still just wrong');
     const rows = await server.db.store.all<{ email: string }>('SELECT email FROM operators');
-    assert.deepEqual(rows.map((o) => o.email), [ADMIN.email]);
+    assert.deepEqual(
+      rows.map((o) => o.email),
+      [ADMIN.email],
+    );
   });
 
   test('concurrent setups with the right token: exactly one operator is made', async () => {
     const token = newSetupToken();
     const s = await startServer(kind, { setupToken: token });
     try {
-      const answers = await Promise.all([0, 1, 2, 3].map((i) => request(s, 'POST', '/admin/setup', { body: { setupToken: token, email: `op${i}@svc.test`, password: 'racing-password' } })));
+      const answers = await Promise.all(
+        [0, 1, 2, 3].map((i) => request(s, 'POST', '/admin/setup', { body: { setupToken: token, email: `op${i}@svc.test`, password: 'racing-password' } })),
+      );
       assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409, 409, 409]);
       assert.equal((await s.db.store.all('SELECT id FROM operators')).length, 1);
     } finally {
@@ -81,11 +94,14 @@ forEachStore('first-run setup', (kind) => {
     const fresh = await openTestStore(kind);
     const proc = await startProcess({ DATABASE_URL: fresh.url, SVC_ADMIN_EMAIL: '', SVC_ADMIN_PASSWORD: '', LOG_LEVEL: 'info' });
     try {
-      const printed = await eventually(() => {
-        const found = /svc_setup_[A-Za-z0-9]{32}/.exec(proc.output())?.[0];
-        assert.ok(found, `no setup token in the log:\n${proc.output()}`);
-        return found;
-      }, { timeoutMs: 5000, intervalMs: 100, what: 'the setup token in the log' });
+      const printed = await eventually(
+        () => {
+          const found = /svc_setup_[A-Za-z0-9]{32}/.exec(proc.output())?.[0];
+          assert.ok(found, `no setup token in the log:\n${proc.output()}`);
+          return found;
+        },
+        { timeoutMs: 5000, intervalMs: 100, what: 'the setup token in the log' },
+      );
       await apiClient(proc).post('/admin/setup', { setupToken: printed, ...ADMIN }, 201);
       await apiClient(proc).post('/admin/setup', { setupToken: printed, ...ADMIN }, 409);
     } finally {

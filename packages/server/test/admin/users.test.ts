@@ -10,7 +10,10 @@ type Page = { users: User[]; total: number; limit: number; offset: number };
 
 forEachStore('end-user management', (kind) => {
   const t = useServer(kind);
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
   /** The database's users routes. */
   const users = (path = '') => `/admin/databases/${t.db.databaseId}/users${path}`;
   let other: TestDatabase;
@@ -27,9 +30,15 @@ forEachStore('end-user management', (kind) => {
   test('list: newest first, paged, only this database, never a password hash', async () => {
     const all = await list();
     assert.equal(all.total, 5);
-    assert.deepEqual(all.users.map((u) => u.email), [...emails].reverse());
+    assert.deepEqual(
+      all.users.map((u) => u.email),
+      [...emails].reverse(),
+    );
     const page = await list({ limit: 2, offset: 2 });
-    assert.deepEqual(page.users.map((u) => u.email), [emails[2], emails[1]]);
+    assert.deepEqual(
+      page.users.map((u) => u.email),
+      [emails[2], emails[1]],
+    );
     assert.deepEqual([page.total, page.limit, page.offset], [5, 2, 2]);
     assert.equal((await list({}, other.databaseId)).total, 1);
     const raw = await op.request('GET', users());
@@ -38,9 +47,18 @@ forEachStore('end-user management', (kind) => {
 
   test('search by part of the e-mail, case-insensitive; % and _ match only themselves', async () => {
     assert.deepEqual((await list({ search: 'SAMPLE.org' })).users.map((u) => u.email).sort(), ['carol@sample.org', 'eve%x@sample.org']);
-    assert.deepEqual((await list({ search: ' bob@' })).users.map((u) => u.email), ['bob@example.com']);
-    assert.deepEqual((await list({ search: '%' })).users.map((u) => u.email), ['eve%x@sample.org']);
-    assert.deepEqual((await list({ search: '_' })).users.map((u) => u.email), ['dan_1@example.com']);
+    assert.deepEqual(
+      (await list({ search: ' bob@' })).users.map((u) => u.email),
+      ['bob@example.com'],
+    );
+    assert.deepEqual(
+      (await list({ search: '%' })).users.map((u) => u.email),
+      ['eve%x@sample.org'],
+    );
+    assert.deepEqual(
+      (await list({ search: '_' })).users.map((u) => u.email),
+      ['dan_1@example.com'],
+    );
     assert.deepEqual(await list({ search: 'nobody' }), { users: [], total: 0, limit: 20, offset: 0 });
     assert.equal((await list({ search: 'example', limit: 1 })).total, 3);
   });
@@ -52,7 +70,10 @@ forEachStore('end-user management', (kind) => {
     assert.equal(errorCode(await op.request('GET', '/admin/databases/nope/users')), 'not_found');
     const anyUser = (await list()).users[0];
     const paths: Array<[string, string]> = [
-      ['GET', users()], ['GET', users(`/${anyUser.id}`)], ['DELETE', users(`/${anyUser.id}`)], ['POST', users(`/${anyUser.id}/sign-out`)],
+      ['GET', users()],
+      ['GET', users(`/${anyUser.id}`)],
+      ['DELETE', users(`/${anyUser.id}`)],
+      ['POST', users(`/${anyUser.id}/sign-out`)],
     ];
     for (const [method, path] of paths) {
       assert.equal((await request(t.server, method, path, { key: t.db.secretKey })).status, 403, `${method} ${path} with a key`);

@@ -27,7 +27,10 @@ function assertLimited(r: Response, why: string): void {
  */
 forEachStore('auth: per-account limits of failed attempts', (kind) => {
   const t = useServer(kind, { env: { TRUST_PROXY: 'true' } });
-  const pub = apiClient(() => t.server, () => t.db.publicKey);
+  const pub = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
   const signIn = (email: string, password: string, ip: string, key = t.db.publicKey, server: TestServer = t.server) =>
     apiClient(server, key).request('POST', '/auth/sign-in', { body: { email, password }, headers: { 'x-forwarded-for': ip } });
   /** change-password as the session `token`, from `ip`. */
@@ -49,7 +52,11 @@ forEachStore('auth: per-account limits of failed attempts', (kind) => {
     assert.equal((await signIn('other@example.com', 'a guess', attacker)).status, 401, 'another account from the same IP is not affected');
     const elsewhere = await server.createDatabase();
     await newUser(server, elsewhere.secretKey, 'brute@example.com');
-    assert.equal((await signIn('brute@example.com', PASSWORD, attacker, elsewhere.publicKey)).status, 200, 'the same e-mail in another database is another account');
+    assert.equal(
+      (await signIn('brute@example.com', PASSWORD, attacker, elsewhere.publicKey)).status,
+      200,
+      'the same e-mail in another database is another account',
+    );
   });
 
   test('sign-in: only failures count, not successful sign-ins', async () => {

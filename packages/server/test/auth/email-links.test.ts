@@ -16,25 +16,29 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
   let sink: SmtpSink;
   const logs: string[] = [];
   const clock = new ManualClock(Date.parse('2026-03-01T08:00:00.000Z'));
-  before(async () => { sink = await startSmtpSink(); });
+  before(async () => {
+    sink = await startSmtpSink();
+  });
   const t = useServer(kind, () => ({
-    clock, databaseName: 'Mail App',
+    clock,
+    databaseName: 'Mail App',
     env: { SMTP_URL: sink.url, EMAIL_FROM: 'Mail App <auth@svc.test>', LOG_LEVEL: 'info' },
     logStream: { write: (line: string) => void logs.push(line) },
   }));
   after(() => sink.close());
   /** The public key, or another key given per request. */
-  const pub = apiClient(() => t.server, () => t.db.publicKey);
+  const pub = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
 
   /** `redirectUrl` null: none in the body. */
   const forgot = (email: string, redirectUrl: string | null = REDIRECT, key = t.db.publicKey) =>
     pub.request('POST', '/auth/forgot-password', { key, body: redirectUrl === null ? { email } : { email, redirectUrl } });
   const magic = (email: string, redirectUrl: string = REDIRECT, key = t.db.publicKey) =>
     pub.request('POST', '/auth/magic-link', { key, body: { email, redirectUrl } });
-  const reset = (email: string, token: string, newPassword: string) =>
-    pub.request('POST', '/auth/reset-password', { body: { email, token, newPassword } });
-  const verify = (email: string, token: string, key = t.db.publicKey) =>
-    pub.request('POST', '/auth/magic-link/verify', { key, body: { email, token } });
+  const reset = (email: string, token: string, newPassword: string) => pub.request('POST', '/auth/reset-password', { body: { email, token, newPassword } });
+  const verify = (email: string, token: string, key = t.db.publicKey) => pub.request('POST', '/auth/magic-link/verify', { key, body: { email, token } });
 
   test('forgot-password mails a reset link; reset-password sets the password, is single use and ends every session', async () => {
     const u = await newUser(t.server, t.db.secretKey, 'reset@example.com');
@@ -51,7 +55,10 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
     assert.ok(Buffer.from(token, 'base64url').length >= 32);
     assert.ok(typeof mail.html === 'string' && mail.html.includes(token), 'an HTML body with the same link');
     const rows = await t.server.db.store.all<{ token_hash: string }>('SELECT token_hash FROM auth_tokens');
-    assert.ok(rows.every((row) => row.token_hash !== token), 'only the hash is stored');
+    assert.ok(
+      rows.every((row) => row.token_hash !== token),
+      'only the hash is stored',
+    );
 
     const weak = await reset('reset@example.com', token, 'short');
     assert.equal(errorCode(weak), 'weak_password');
@@ -158,12 +165,22 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
     await bad(null); // no redirectUrl and no siteUrl
 
     const op = apiClient(t.server, () => t.server.operatorToken());
-    await op.patch(`/admin/databases/${app.databaseId}`, { settings: { redirectUrls: ['https://app.example.com/auth'], siteUrl: 'https://app.example.com/welcome' } });
+    await op.patch(`/admin/databases/${app.databaseId}`, {
+      settings: { redirectUrls: ['https://app.example.com/auth'], siteUrl: 'https://app.example.com/welcome' },
+    });
     assert.equal((await good('https://app.example.com/auth')).pathname, '/auth');
     const withQuery = await good('https://app.example.com/auth/reset?x=1');
     assert.equal(withQuery.searchParams.get('x'), '1', 'the query of the redirect URL is kept');
-    for (const url of ['https://app.example.com/other', 'https://app.example.com/authx', 'http://app.example.com/auth', 'https://app.example.com.evil.com/auth',
-      'https://app.example.com:444/auth', 'http://localhost:3000/x', 'https://user:pw@app.example.com/auth']) await bad(url);
+    for (const url of [
+      'https://app.example.com/other',
+      'https://app.example.com/authx',
+      'http://app.example.com/auth',
+      'https://app.example.com.evil.com/auth',
+      'https://app.example.com:444/auth',
+      'http://localhost:3000/x',
+      'https://user:pw@app.example.com/auth',
+    ])
+      await bad(url);
     await newUser(t.server, app.secretKey, 'site@example.com');
     assert.equal((await forgot('site@example.com', null, app.publicKey)).status, 202, 'siteUrl when no redirectUrl is given');
     const link = linkIn(await sink.next('site@example.com'));
@@ -181,7 +198,10 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
       assert.deepEqual(over.json, {});
     }
     for (let i = 0; i < 6; i += 1) assert.equal((await forgot('nobody-here@example.com')).status, 202);
-    await eventually(() => assert.ok(sink.count('bomb@example.com') >= 10, `${sink.count('bomb@example.com')} mails so far`), { timeoutMs: 5000, what: 'the 10 mails within the limit' });
+    await eventually(() => assert.ok(sink.count('bomb@example.com') >= 10, `${sink.count('bomb@example.com')} mails so far`), {
+      timeoutMs: 5000,
+      what: 'the 10 mails within the limit',
+    });
     await sleep(500); // room for a mail that should not come
     assert.equal(sink.count('bomb@example.com'), 10, '5 reset mails and 5 magic links, nothing past the limit');
     assert.equal((await forgot('someone-else@example.com')).status, 202, 'other e-mails are not affected');
@@ -195,7 +215,14 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
       const r = await magic('refused@example.com');
       assert.equal(r.status, 202);
       assert.ok(Date.now() - started < 1000);
-      await eventually(() => assert.ok(logs.some((l) => l.includes('magic-link e-mail failed')), 'the failure is logged'), { timeoutMs: 5000 });
+      await eventually(
+        () =>
+          assert.ok(
+            logs.some((l) => l.includes('magic-link e-mail failed')),
+            'the failure is logged',
+          ),
+        { timeoutMs: 5000 },
+      );
     } finally {
       sink.refuse(false);
     }
@@ -208,15 +235,21 @@ forEachStore('auth: reset and magic links over SMTP', (kind) => {
 forEachStore('auth: without SMTP_URL the mail is logged', (kind) => {
   const logs: string[] = [];
   const t = useServer(kind, { databaseName: 'Dev App', env: { LOG_LEVEL: 'info' }, logStream: { write: (line: string) => void logs.push(line) } });
-  const pub = apiClient(() => t.server, () => t.db.publicKey);
+  const pub = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
 
   test('the link in the log signs the user in', async () => {
     await pub.post('/auth/magic-link', { email: 'dev@example.com', redirectUrl: REDIRECT }, 202);
-    const line = await eventually(() => {
-      const found = logs.find((l) => l.includes('dev%40example.com'));
-      assert.ok(found, 'the mail was logged');
-      return found;
-    }, { timeoutMs: 5000 });
+    const line = await eventually(
+      () => {
+        const found = logs.find((l) => l.includes('dev%40example.com'));
+        assert.ok(found, 'the mail was logged');
+        return found;
+      },
+      { timeoutMs: 5000 },
+    );
     const text = (JSON.parse(line) as { msg: string }).msg;
     assert.match(text, /Dev App/);
     const url = new URL(/http:\/\/localhost:5173\S+/.exec(text)![0]);

@@ -28,9 +28,15 @@ forEachStore('auth: a first proof of the e-mail locks out whoever registered it 
     github = await startFakeGitHub(GITHUB_CLIENT);
   });
   const t = useServer(kind, () => ({ databaseName: 'Proof App', env: { SMTP_URL: sink.url, ...google.env, ...github.env } }));
-  const pub = apiClient(() => t.server, () => t.db.publicKey);
+  const pub = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
   before(async () => {
-    const oauth = { google: { clientId: 'google-client-id', clientSecret: 'google-client-secret' }, github: { clientId: GITHUB_CLIENT.id, clientSecret: GITHUB_CLIENT.secret } };
+    const oauth = {
+      google: { clientId: 'google-client-id', clientSecret: 'google-client-secret' },
+      github: { clientId: GITHUB_CLIENT.id, clientSecret: GITHUB_CLIENT.secret },
+    };
     await apiClient(t.server, () => t.server.operatorToken()).patch(`/admin/databases/${t.db.databaseId}`, { settings: { oauth } });
   });
   after(async () => {

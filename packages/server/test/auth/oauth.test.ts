@@ -23,7 +23,10 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     github = await startFakeGitHub(GITHUB_CLIENT);
   });
   const t = useServer(kind, () => ({ clock, databaseName: 'OAuth App', env: { ...google.env, ...github.env, PUBLIC_URL } }));
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
 
   const configure = (databaseId: string, oauth: Record<string, unknown>) => op.patch(`/admin/databases/${databaseId}`, { settings: { oauth } });
   const clients = {
@@ -87,8 +90,13 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     const again = await walk('google');
     const sameUser = await meWith(tokenOf(again.final));
     assert.equal(sameUser.id, user.id, 'the identity (google, sub) signs the same account in');
-    const identities = await t.server.db.store.all<{ provider: string; provider_user_id: string; user_id: string }>('SELECT provider, provider_user_id, user_id FROM user_identities');
-    assert.deepEqual(identities.filter((i) => i.provider_user_id === 'g-100'), [{ provider: 'google', provider_user_id: 'g-100', user_id: user.id }]);
+    const identities = await t.server.db.store.all<{ provider: string; provider_user_id: string; user_id: string }>(
+      'SELECT provider, provider_user_id, user_id FROM user_identities',
+    );
+    assert.deepEqual(
+      identities.filter((i) => i.provider_user_id === 'g-100'),
+      [{ provider: 'google', provider_user_id: 'g-100', user_id: user.id }],
+    );
   });
 
   test('a verified provider e-mail links to the existing account; an unverified account loses its password and sessions', async () => {
@@ -97,7 +105,11 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     google.state.user = { sub: 'g-kept', email: 'kept@example.com', email_verified: true };
     const linked = await meWith(tokenOf((await walk('google')).final));
     assert.equal(linked.id, verified.user.id);
-    assert.equal((await auth.signIn(t.server, t.db.secretKey, 'kept@example.com', 'correct horse battery')).status, 200, 'a verified account keeps its password');
+    assert.equal(
+      (await auth.signIn(t.server, t.db.secretKey, 'kept@example.com', 'correct horse battery')).status,
+      200,
+      'a verified account keeps its password',
+    );
     assert.equal((await auth.me(t.server, t.db.secretKey, verified.session.token)).status, 200);
 
     const squatter = await newUser(t.server, t.db.secretKey, 'victim@example.com');
@@ -119,7 +131,10 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     const unproven = await newUser(t.server, t.db.secretKey, 'held@example.com');
     const proven = await newUser(t.server, t.db.secretKey, 'proven@example.com');
     await t.server.db.store.run('UPDATE users SET email_verified = 1 WHERE id = ?', [proven.user.id]);
-    for (const [sub, email] of [['g-held', 'held@example.com'], ['g-proven', 'proven@example.com']]) {
+    for (const [sub, email] of [
+      ['g-held', 'held@example.com'],
+      ['g-proven', 'proven@example.com'],
+    ]) {
       google.state.user = { sub, email, email_verified: false };
       const refused = (await walk('google')).final;
       assert.equal(refused.searchParams.get('error'), 'email_not_verified', email);
@@ -143,7 +158,10 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
 
   test('GitHub: /user and /user/emails; the primary e-mail counts, verified or not', async () => {
     github.state.user = {
-      id: 4242, login: 'octo', name: 'Octo Cat', avatar_url: 'https://avatars.example.com/octo',
+      id: 4242,
+      login: 'octo',
+      name: 'Octo Cat',
+      avatar_url: 'https://avatars.example.com/octo',
       emails: [
         { email: 'octo-public@example.com', primary: false, verified: false },
         { email: 'Octo@Example.com', primary: true, verified: true },
@@ -160,7 +178,14 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
 
     assert.equal(user.emailVerified, true);
 
-    github.state.user = { id: 5151, login: 'unverified', emails: [{ email: 'np@example.com', primary: true, verified: false }, { email: 'np2@example.com', primary: false, verified: true }] };
+    github.state.user = {
+      id: 5151,
+      login: 'unverified',
+      emails: [
+        { email: 'np@example.com', primary: true, verified: false },
+        { email: 'np2@example.com', primary: false, verified: true },
+      ],
+    };
     const unverified = await meWith(tokenOf((await walk('github')).final));
     assert.equal(unverified.email, 'np@example.com');
     assert.equal(unverified.emailVerified, false);
@@ -249,7 +274,11 @@ forEachStore('auth: Google and GitHub sign-in', (kind) => {
     const done = await hop(callbackUrl);
     const user = await meWith(tokenOf(new URL(done.location!)));
     assert.equal(user.email, 'bound@example.com');
-    assert.deepEqual(done.setCookies.map((c) => [c.name, c.maxAge]), [[binding.name, 0]], 'the spent binding is cleared');
+    assert.deepEqual(
+      done.setCookies.map((c) => [c.name, c.maxAge]),
+      [[binding.name, 0]],
+      'the spent binding is cleared',
+    );
     assert.equal(browser.jar.size, 1);
     const secondDone = await hop((await hop(second.location!)).location!);
     assert.equal((await meWith(tokenOf(new URL(secondDone.location!)))).id, user.id, 'the second tab signs in too');

@@ -13,8 +13,14 @@ const PASSWORD = 'correct horse battery';
 forEachStore('auth: passwords and sessions', (kind) => {
   const clock = new ManualClock(Date.parse('2026-01-01T00:00:00.000Z'));
   const t = useServer(kind, { clock, databaseName: 'Password App' });
-  const secret = apiClient(() => t.server, () => t.db.secretKey);
-  const pub = apiClient(() => t.server, () => t.db.publicKey);
+  const secret = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
+  const pub = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
 
   test('sign-up answers 201 {user, session}, trims and lower-cases the e-mail, and never shows a hash', async () => {
     const r = await auth.signUp(t.server, t.db.publicKey, { email: '  Ada@Example.COM ', password: PASSWORD, name: 'Ada' });
@@ -31,7 +37,10 @@ forEachStore('auth: passwords and sessions', (kind) => {
     assert.ok(Buffer.from(body.session.token, 'base64url').length >= 32, 'at least 32 random bytes');
     assert.equal(body.session.expiresAt, new Date(clock.now() + 30 * DAY).toISOString());
     const stored = await t.server.db.store.all<{ token_hash: string }>('SELECT token_hash FROM user_sessions');
-    assert.ok(stored.every((s) => s.token_hash !== body.session.token && /^[0-9a-f]{64}$/.test(s.token_hash)), 'only SHA-256 of tokens is stored');
+    assert.ok(
+      stored.every((s) => s.token_hash !== body.session.token && /^[0-9a-f]{64}$/.test(s.token_hash)),
+      'only SHA-256 of tokens is stored',
+    );
     assert.deepEqual(await secret.get('/auth/me', 200, withSession(body.session.token)), { user: body.user });
   });
 
@@ -52,7 +61,10 @@ forEachStore('auth: passwords and sessions', (kind) => {
     assert.equal(noType.status, 415);
     const badJson = await secret.request('POST', '/auth/sign-up', { raw: '{"email":' });
     assert.equal(errorCode(badJson), 'invalid_json');
-    assert.equal(errorCode(await apiClient(t.server).request('POST', '/auth/sign-up', { body: { email: 'k@example.com', password: PASSWORD } })), 'missing_api_key');
+    assert.equal(
+      errorCode(await apiClient(t.server).request('POST', '/auth/sign-up', { body: { email: 'k@example.com', password: PASSWORD } })),
+      'missing_api_key',
+    );
   });
 
   test('sign-in: 200 with a new session; wrong password and unknown e-mail → the same 401 in about the same time', async () => {
@@ -101,10 +113,17 @@ forEachStore('auth: passwords and sessions', (kind) => {
     assert.equal(user.name, 'Pat');
     assert.equal(user.avatar, 'https://cdn.example.com/p.png');
     assert.ok(user.updatedAt > u.user.updatedAt);
-    const merged = (await pub.patch<{ user: SignedIn['user'] }>('/auth/me', { avatar: null }, 200, { ...session, contentType: 'application/merge-patch+json' })).user;
+    const merged = (await pub.patch<{ user: SignedIn['user'] }>('/auth/me', { avatar: null }, 200, { ...session, contentType: 'application/merge-patch+json' }))
+      .user;
     assert.equal(merged.avatar, null);
     assert.equal(merged.name, 'Pat');
-    for (const body of [{ avatar: 'javascript:alert(1)' }, { avatar: 'not a url' }, { email: 'other@example.com' }, { emailVerified: true }, { name: 'x', password: 'p' }]) {
+    for (const body of [
+      { avatar: 'javascript:alert(1)' },
+      { avatar: 'not a url' },
+      { email: 'other@example.com' },
+      { emailVerified: true },
+      { name: 'x', password: 'p' },
+    ]) {
       assertError(await pub.request('PATCH', '/auth/me', { ...session, body }), 400, 'validation_failed', JSON.stringify(body));
     }
     assert.equal(errorCode(await pub.request('PATCH', '/auth/me', { body: { name: 'x' } })), 'invalid_session');
@@ -127,7 +146,10 @@ forEachStore('auth: passwords and sessions', (kind) => {
     assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, other.session.token)), 'invalid_session');
     assert.equal(errorCode(await auth.post(t.server, t.db.secretKey, '/auth/refresh', other.session.token)), 'invalid_session');
     assert.equal(errorCode(await auth.post(t.server, t.db.secretKey, '/auth/refresh', undefined)), 'invalid_session');
-    const count = async () => Number((await t.server.db.store.get<{ n: number }>('SELECT count(*) AS n FROM user_sessions WHERE expires_at < ?', [new Date(clock.now()).toISOString()]))!.n);
+    const count = async () =>
+      Number(
+        (await t.server.db.store.get<{ n: number }>('SELECT count(*) AS n FROM user_sessions WHERE expires_at < ?', [new Date(clock.now()).toISOString()]))!.n,
+      );
     assert.ok((await count()) > 0);
     assert.ok((await purgeExpired(t.server.db.store, clock)) > 0);
     assert.equal(await count(), 0, 'expired sessions are purged');
@@ -151,13 +173,19 @@ forEachStore('auth: passwords and sessions', (kind) => {
   test('change-password: 400 invalid_current_password / weak_password; success ends every other session', async () => {
     const a = await newUser(t.server, t.db.secretKey, 'change@example.com');
     const b = (await auth.signIn(t.server, t.db.secretKey, 'change@example.com', PASSWORD)).json as SignedIn;
-    const wrong = await auth.post(t.server, t.db.secretKey, '/auth/change-password', a.session.token, { currentPassword: 'not it at all', newPassword: 'a new password' });
+    const wrong = await auth.post(t.server, t.db.secretKey, '/auth/change-password', a.session.token, {
+      currentPassword: 'not it at all',
+      newPassword: 'a new password',
+    });
     assertError(wrong, 400, 'invalid_current_password');
     const weak = await auth.post(t.server, t.db.secretKey, '/auth/change-password', a.session.token, { currentPassword: PASSWORD, newPassword: 'short' });
     assert.equal(errorCode(weak), 'weak_password');
     const none = await auth.post(t.server, t.db.secretKey, '/auth/change-password', undefined, { currentPassword: PASSWORD, newPassword: 'a new password' });
     assert.equal(errorCode(none), 'invalid_session');
-    const ok = await auth.post(t.server, t.db.publicKey, '/auth/change-password', a.session.token, { currentPassword: PASSWORD, newPassword: 'a new password' });
+    const ok = await auth.post(t.server, t.db.publicKey, '/auth/change-password', a.session.token, {
+      currentPassword: PASSWORD,
+      newPassword: 'a new password',
+    });
     assert.equal(ok.status, 204, ok.text);
     assert.equal((await auth.me(t.server, t.db.secretKey, a.session.token)).status, 200, 'the session that changed it stays');
     assert.equal(errorCode(await auth.me(t.server, t.db.secretKey, b.session.token)), 'invalid_session', 'every other session ends');
@@ -180,9 +208,20 @@ forEachStore('auth: passwords and sessions', (kind) => {
 
   test('the /auth routes are in /v1/openapi.json', async () => {
     const paths = Object.keys((await apiClient(t.server).get<{ paths: Record<string, unknown> }>('/openapi.json')).paths);
-    for (const p of ['/v1/auth/sign-up', '/v1/auth/sign-in', '/v1/auth/sign-out', '/v1/auth/me', '/v1/auth/refresh', '/v1/auth/change-password',
-      '/v1/auth/forgot-password', '/v1/auth/reset-password', '/v1/auth/magic-link', '/v1/auth/magic-link/verify',
-      '/v1/auth/oauth/{provider}', '/v1/auth/oauth/{provider}/callback']) {
+    for (const p of [
+      '/v1/auth/sign-up',
+      '/v1/auth/sign-in',
+      '/v1/auth/sign-out',
+      '/v1/auth/me',
+      '/v1/auth/refresh',
+      '/v1/auth/change-password',
+      '/v1/auth/forgot-password',
+      '/v1/auth/reset-password',
+      '/v1/auth/magic-link',
+      '/v1/auth/magic-link/verify',
+      '/v1/auth/oauth/{provider}',
+      '/v1/auth/oauth/{provider}/callback',
+    ]) {
       assert.ok(paths.includes(p), `${p} in ${paths.join(', ')}`);
     }
   });

@@ -41,25 +41,34 @@ forEachStore('transaction afterCommit', (kind) => {
 
   test('a transaction that throws runs no callback and leaves no row', async () => {
     let ran = false;
-    await assert.rejects(db.store.transaction(async (tx) => {
-      await tx.run(mark('b1'));
-      tx.afterCommit(() => { ran = true; });
-      throw new Error('boom');
-    }), /boom/);
+    await assert.rejects(
+      db.store.transaction(async (tx) => {
+        await tx.run(mark('b1'));
+        tx.afterCommit(() => {
+          ran = true;
+        });
+        throw new Error('boom');
+      }),
+      /boom/,
+    );
     assert.equal(ran, false);
     assert.equal(await exists('b1'), false);
   });
 
   test('transactions started together (one SQLite group commit): only the rolled-back one loses its callbacks', async () => {
     const ran: string[] = [];
-    const run = (id: string, fail: boolean) => db.store.transaction(async (tx) => {
-      await tx.run(mark(id));
-      tx.afterCommit(() => ran.push(id));
-      if (fail) throw new Error(`fail ${id}`);
-      return id;
-    });
+    const run = (id: string, fail: boolean) =>
+      db.store.transaction(async (tx) => {
+        await tx.run(mark(id));
+        tx.afterCommit(() => ran.push(id));
+        if (fail) throw new Error(`fail ${id}`);
+        return id;
+      });
     const results = await Promise.allSettled([run('c1', false), run('c2', true), run('c3', false)]);
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
     assert.deepEqual(ran.sort(), ['c1', 'c3']);
     assert.deepEqual([await exists('c1'), await exists('c2'), await exists('c3')], [true, false, true]);
   });
@@ -72,15 +81,22 @@ forEachStore('transaction afterCommit', (kind) => {
       let later = false;
       const value = await db.store.transaction(async (tx) => {
         await tx.run(mark('d1'));
-        tx.afterCommit(() => { throw new Error('callback bug'); });
-        tx.afterCommit(() => { later = true; });
+        tx.afterCommit(() => {
+          throw new Error('callback bug');
+        });
+        tx.afterCommit(() => {
+          later = true;
+        });
         return 'ok';
       });
       assert.equal(value, 'ok');
       assert.equal(later, true);
       assert.equal(await exists('d1'), true);
       await new Promise((r) => setImmediate(r)); // 'warning' is emitted on the next tick
-      assert.ok(warnings.some((w) => w.message === 'callback bug'), 'reported as a process warning');
+      assert.ok(
+        warnings.some((w) => w.message === 'callback bug'),
+        'reported as a process warning',
+      );
     } finally {
       process.off('warning', onWarning);
     }

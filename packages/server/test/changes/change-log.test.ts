@@ -14,8 +14,14 @@ forEachStore('change log', (kind) => {
     await request(t.server, 'DELETE', `/notes/docs/${id}`, { key: t.db.secretKey });
     await request(t.server, 'POST', '/notes/bulk', { key: t.db.secretKey, body: { documents: [{ b: 1 }, { b: 2 }] } });
     const events = await readChanges(t.server.db.store, t.server.db.store.dialect, t.db.databaseId, '0');
-    assert.deepEqual(events.map((e) => e.type), ['document.created', 'document.updated', 'document.deleted', 'document.created', 'document.created']);
-    assert.deepEqual(events.map((e) => e.id), ['1', '2', '3', '4', '5']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['document.created', 'document.updated', 'document.deleted', 'document.created', 'document.created'],
+    );
+    assert.deepEqual(
+      events.map((e) => e.id),
+      ['1', '2', '3', '4', '5'],
+    );
     assert.deepEqual(events[1].previous, c.json);
     assert.equal((events[2].document as { a: number }).a, 2, 'a deleted event carries the document as it was');
   });
@@ -46,21 +52,31 @@ forEachStore('change log', (kind) => {
         await new Promise((r) => setTimeout(r, 2));
       }
     })();
-    await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-      for (let i = 0; i < 200; i += 1) {
-        const r = await request(t.server, 'POST', `/load${w % 2}/docs`, { key: other.secretKey, body: { w, i } });
-        assert.equal(r.status, 201);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; i < 200; i += 1) {
+          const r = await request(t.server, 'POST', `/load${w % 2}/docs`, { key: other.secretKey, body: { w, i } });
+          assert.equal(r.status, 201);
+        }
+      }),
+    );
     writing = false;
     await reader;
     const expected = Array.from({ length: 1600 }, (_, i) => i + 1);
     const events = await readChanges(store, store.dialect, other.databaseId, '0', { limit: 5000 });
-    assert.deepEqual(events.map((e) => Number(e.id)), expected, 'ids 1..1600 without gaps or duplicates');
+    assert.deepEqual(
+      events.map((e) => Number(e.id)),
+      expected,
+      'ids 1..1600 without gaps or duplicates',
+    );
     assert.deepEqual(seen, expected, 'a reader polling "after the last id" during the load saw every event once, in order');
     for (let w = 0; w < 8; w += 1) {
       const mine = events.filter((e) => (e.document as { w: number }).w === w).map((e) => (e.document as { i: number }).i);
-      assert.deepEqual(mine, Array.from({ length: 200 }, (_, i) => i), `writer ${w}'s inserts are in its order`);
+      assert.deepEqual(
+        mine,
+        Array.from({ length: 200 }, (_, i) => i),
+        `writer ${w}'s inserts are in its order`,
+      );
     }
   });
 });

@@ -56,43 +56,55 @@ forEachStore('change log under concurrent writes', (kind) => {
     const reader = resumingReader(store, db.databaseId, () => !writing);
     // What each writer expects in the log, in its order: [type, document id] of each write that succeeded.
     const expected: Array<Array<[string, string]>> = [];
-    await Promise.all(Array.from({ length: 6 }, async (_, w) => {
-      const mine: Array<[string, string]> = (expected[w] = []);
-      const path = `/mix${w % 3}/docs`;
-      const call = (method: string, p: string, body?: unknown) => request(t.server, method, p, { key: db.secretKey, body });
-      let last: string | undefined;
-      for (let i = 0; i < 120; i += 1) {
-        const step = i % 10;
-        if (step === 3) {
-          const r = await call('POST', `/mix${w % 3}/bulk`, { documents: [{ w, i, k: 0 }, { w, i, k: 1 }, { w, i, k: 2 }] });
-          assert.equal(r.status, 201, r.text);
-          for (const d of (r.json as { documents: Array<{ id: string }> }).documents) mine.push(['document.created', d.id]);
-        } else if (step === 5) {
-          const r = await call('POST', path, { id: `own-${w}`, w, i });
-          assert.equal(r.status, i === 5 ? 201 : 409, r.text);
-          if (r.status === 201) mine.push(['document.created', `own-${w}`]);
-        } else if (step === 7) {
-          assert.equal((await call('PATCH', `${path}/missing-${w}-${i}`, { w, i })).status, 404);
-        } else if (step === 8 && last) {
-          assert.equal((await call('PATCH', `${path}/${last}`, { patched: i })).status, 200);
-          mine.push(['document.updated', last]);
-        } else if (step === 9 && last) {
-          assert.equal((await call('DELETE', `${path}/${last}`)).status, 204);
-          mine.push(['document.deleted', last]);
-          last = undefined;
-        } else {
-          const r = await call('POST', path, { w, i });
-          assert.equal(r.status, 201, r.text);
-          last = (r.json as { id: string }).id;
-          mine.push(['document.created', last]);
+    await Promise.all(
+      Array.from({ length: 6 }, async (_, w) => {
+        const mine: Array<[string, string]> = (expected[w] = []);
+        const path = `/mix${w % 3}/docs`;
+        const call = (method: string, p: string, body?: unknown) => request(t.server, method, p, { key: db.secretKey, body });
+        let last: string | undefined;
+        for (let i = 0; i < 120; i += 1) {
+          const step = i % 10;
+          if (step === 3) {
+            const r = await call('POST', `/mix${w % 3}/bulk`, {
+              documents: [
+                { w, i, k: 0 },
+                { w, i, k: 1 },
+                { w, i, k: 2 },
+              ],
+            });
+            assert.equal(r.status, 201, r.text);
+            for (const d of (r.json as { documents: Array<{ id: string }> }).documents) mine.push(['document.created', d.id]);
+          } else if (step === 5) {
+            const r = await call('POST', path, { id: `own-${w}`, w, i });
+            assert.equal(r.status, i === 5 ? 201 : 409, r.text);
+            if (r.status === 201) mine.push(['document.created', `own-${w}`]);
+          } else if (step === 7) {
+            assert.equal((await call('PATCH', `${path}/missing-${w}-${i}`, { w, i })).status, 404);
+          } else if (step === 8 && last) {
+            assert.equal((await call('PATCH', `${path}/${last}`, { patched: i })).status, 200);
+            mine.push(['document.updated', last]);
+          } else if (step === 9 && last) {
+            assert.equal((await call('DELETE', `${path}/${last}`)).status, 204);
+            mine.push(['document.deleted', last]);
+            last = undefined;
+          } else {
+            const r = await call('POST', path, { w, i });
+            assert.equal(r.status, 201, r.text);
+            last = (r.json as { id: string }).id;
+            mine.push(['document.created', last]);
+          }
         }
-      }
-    }));
+      }),
+    );
     writing = false;
     const seen = await reader;
     const total = expected.reduce((n, mine) => n + mine.length, 0);
     const events = await readChanges(store, store.dialect, db.databaseId, '0', { limit: 5000 });
-    assert.deepEqual(events.map((e) => Number(e.id)), ids(total), 'ids 1..n without gaps or duplicates');
+    assert.deepEqual(
+      events.map((e) => Number(e.id)),
+      ids(total),
+      'ids 1..n without gaps or duplicates',
+    );
     assert.deepEqual(seen, ids(total), 'the resuming reader saw every event once, in order');
     assert.equal(await lastChangeId(store, db.databaseId), BigInt(total));
     for (let w = 0; w < 6; w += 1) {
@@ -107,7 +119,12 @@ forEachStore('change log under concurrent writes', (kind) => {
     async function secondInstance(): Promise<TestServer & { closeAll(): Promise<void> }> {
       const store = await openStore(t.server.db.url);
       const server = await startServer('postgres', { db: { ...t.server.db, store } });
-      return Object.assign(server, { async closeAll() { await server.close(); await store.close(); } });
+      return Object.assign(server, {
+        async closeAll() {
+          await server.close();
+          await store.close();
+        },
+      });
     }
 
     test('two instances × 4 writers × 100 inserts into one database: ids gap-free, each writer in order, a resuming reader sees each once', async () => {
@@ -118,23 +135,35 @@ forEachStore('change log under concurrent writes', (kind) => {
         let writing = true;
         const reader = resumingReader(store, db.databaseId, () => !writing);
         const instances = [t.server, other];
-        await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-          for (let i = 0; i < 100; i += 1) {
-            const r = await request(instances[w % 2], 'POST', `/both${w % 3}/docs`, { key: db.secretKey, body: { w, i } });
-            assert.equal(r.status, 201, r.text);
-          }
-        }));
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, w) => {
+            for (let i = 0; i < 100; i += 1) {
+              const r = await request(instances[w % 2], 'POST', `/both${w % 3}/docs`, { key: db.secretKey, body: { w, i } });
+              assert.equal(r.status, 201, r.text);
+            }
+          }),
+        );
         writing = false;
         const seen = await reader;
         const events = await readChanges(store, store.dialect, db.databaseId, '0', { limit: 5000 });
-        assert.deepEqual(events.map((e) => Number(e.id)), ids(800));
+        assert.deepEqual(
+          events.map((e) => Number(e.id)),
+          ids(800),
+        );
         assert.deepEqual(seen, ids(800));
         for (let w = 0; w < 8; w += 1) {
-          assert.deepEqual(events.filter((e) => e.document.w === w).map((e) => e.document.i), Array.from({ length: 100 }, (_, i) => i), `writer ${w}'s inserts in its order`);
+          assert.deepEqual(
+            events.filter((e) => e.document.w === w).map((e) => e.document.i),
+            Array.from({ length: 100 }, (_, i) => i),
+            `writer ${w}'s inserts in its order`,
+          );
         }
         // Each instance announced its own writes' events once (the realtime bus gets them from there).
         const announced = (s: TestServer) => s.changes.filter((e: ChangeEvent) => e.databaseId === db.databaseId).map((e) => Number(e.id));
-        assert.deepEqual([...announced(t.server), ...announced(other)].sort((a, b) => a - b), ids(800));
+        assert.deepEqual(
+          [...announced(t.server), ...announced(other)].sort((a, b) => a - b),
+          ids(800),
+        );
         await assertCountsExact(t.server, db);
       } finally {
         await other.closeAll();
@@ -149,15 +178,24 @@ forEachStore('change log under concurrent writes', (kind) => {
         await make('x');
         await make('y');
         const statuses: number[] = [];
-        await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-          const [server, order] = w % 2 ? [other, ['y', 'x']] : [t.server, ['x', 'y']];
-          for (let i = 0; i < 30; i += 1) {
-            for (const id of order) statuses.push((await request(server, 'PATCH', `/pair/docs/${id}`, { key: db.secretKey, body: { [`w${w}`]: i } })).status);
-          }
-        }));
-        assert.deepEqual(statuses.filter((s) => s !== 200), [], 'every patch answered 200');
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, w) => {
+            const [server, order] = w % 2 ? [other, ['y', 'x']] : [t.server, ['x', 'y']];
+            for (let i = 0; i < 30; i += 1) {
+              for (const id of order) statuses.push((await request(server, 'PATCH', `/pair/docs/${id}`, { key: db.secretKey, body: { [`w${w}`]: i } })).status);
+            }
+          }),
+        );
+        assert.deepEqual(
+          statuses.filter((s) => s !== 200),
+          [],
+          'every patch answered 200',
+        );
         const events = await readChanges(t.server.db.store, t.server.db.store.dialect, db.databaseId, '0', { limit: 5000 });
-        assert.deepEqual(events.map((e) => Number(e.id)), ids(2 + 8 * 30 * 2));
+        assert.deepEqual(
+          events.map((e) => Number(e.id)),
+          ids(2 + 8 * 30 * 2),
+        );
       } finally {
         await other.closeAll();
       }

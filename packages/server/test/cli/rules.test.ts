@@ -17,8 +17,12 @@ function svc(db: TestStore, args: string[], stdin = ''): Promise<{ code: number 
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: db.url } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
@@ -29,11 +33,16 @@ const RULES = { todos: { read: { owner: { $auth: 'id' } }, create: { owner: { $a
 
 forEachStore('svc rules', (kind) => {
   const t = useServer(kind);
-  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
   /** `svc …` on the test server's store. */
   const run = (args: string[], stdin?: string) => svc(t.server.db, args, stdin);
   let dir: string;
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'svc-rules-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-rules-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test('rules get prints the default, then what set stored from a file; the server answers the same at once', async () => {
@@ -75,19 +84,28 @@ forEachStore('svc rules', (kind) => {
     assert.equal(json.code, 1);
     const error = JSON.parse(json.stderr).error;
     assert.equal(error.code, 'invalid_rules');
-    assert.deepEqual(error.details.map((d: { path: string }) => d.path), ['/posts/read', '/posts/write', '/no good']);
+    assert.deepEqual(
+      error.details.map((d: { path: string }) => d.path),
+      ['/posts/read', '/posts/write', '/no good'],
+    );
 
     const notJson = await run(['--json', 'rules', 'set', '--database', t.db.databaseId], '{"posts": ');
     assert.equal(notJson.code, 1);
     assert.equal(JSON.parse(notJson.stderr).error.code, 'invalid_json');
     const notObject = await run(['--json', 'rules', 'set', '--database', t.db.databaseId], '[]');
-    assert.deepEqual(JSON.parse(notObject.stderr).error.details.map((d: { path: string }) => d.path), ['/']);
+    assert.deepEqual(
+      JSON.parse(notObject.stderr).error.details.map((d: { path: string }) => d.path),
+      ['/'],
+    );
 
     assert.deepEqual(await api.get('/rules'), { rules: { posts: { read: 'signedIn' } } }, 'unchanged');
   });
 
   test('an unknown database exits 1 with not_found', async () => {
-    for (const args of [['rules', 'get', '--database', 'nope'], ['rules', 'set', '--database', 'nope']]) {
+    for (const args of [
+      ['rules', 'get', '--database', 'nope'],
+      ['rules', 'set', '--database', 'nope'],
+    ]) {
       const r = await run(['--json', ...args], '{}');
       assert.equal(r.code, 1);
       assert.equal(JSON.parse(r.stderr).error.code, 'not_found');

@@ -9,7 +9,10 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 forEachStore('documents CRUD', (kind) => {
   const t = useServer(kind);
-  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
 
   const list = (collection: string, query: Record<string, string | number> = {}) =>
     api.get<{ documents: Doc[]; total: number }>(`/${collection}/docs`, 200, { query });
@@ -21,7 +24,10 @@ forEachStore('documents CRUD', (kind) => {
     assert.equal(typeof doc.id, 'string');
     assert.match(doc.createdAt, ISO_MS, 'a body createdAt is ignored');
     assert.equal(doc.updatedAt, doc.createdAt);
-    assert.deepEqual({ ...doc, id: undefined, createdAt: undefined, updatedAt: undefined }, { title: 'Hello', tags: ['a'], n: 1.5, id: undefined, createdAt: undefined, updatedAt: undefined });
+    assert.deepEqual(
+      { ...doc, id: undefined, createdAt: undefined, updatedAt: undefined },
+      { title: 'Hello', tags: ['a'], n: 1.5, id: undefined, createdAt: undefined, updatedAt: undefined },
+    );
     assert.deepEqual(await api.get(`/posts/docs/${doc.id}`), doc);
   });
 
@@ -58,10 +64,22 @@ forEachStore('documents CRUD', (kind) => {
   });
 
   test('PATCH is a JSON Merge Patch: nested objects merge, null removes, arrays replace; createdAt unchanged', async () => {
-    const c = await api.post<Doc>('/merge/docs', { title: 't', author: { name: 'Ann', email: 'a@x', address: { city: 'Oslo', zip: '0150' } }, tags: ['a', 'b'], drop: 1 }, 201);
-    const d = await api.patch<Doc>(`/merge/docs/${c.id}`, {
-      author: { email: null, address: { city: 'Bergen' } }, tags: ['c'], drop: null, added: { x: null, y: 1 }, createdAt: '2000-01-01T00:00:00.000Z',
-    }, 200);
+    const c = await api.post<Doc>(
+      '/merge/docs',
+      { title: 't', author: { name: 'Ann', email: 'a@x', address: { city: 'Oslo', zip: '0150' } }, tags: ['a', 'b'], drop: 1 },
+      201,
+    );
+    const d = await api.patch<Doc>(
+      `/merge/docs/${c.id}`,
+      {
+        author: { email: null, address: { city: 'Bergen' } },
+        tags: ['c'],
+        drop: null,
+        added: { x: null, y: 1 },
+        createdAt: '2000-01-01T00:00:00.000Z',
+      },
+      200,
+    );
     const expected = { id: c.id, title: 't', author: { name: 'Ann', address: { city: 'Bergen', zip: '0150' } }, tags: ['c'], added: { y: 1 } };
     assert.deepEqual({ ...d, createdAt: undefined, updatedAt: undefined }, { ...expected, createdAt: undefined, updatedAt: undefined });
     assert.equal(d.createdAt, c.createdAt, 'createdAt never changes');
@@ -91,7 +109,11 @@ forEachStore('documents CRUD', (kind) => {
     const d = await api.request('DELETE', `/gone/docs/${c.id}`);
     assert.equal(d.status, 204);
     assert.equal(d.text, '');
-    for (const [method, body] of [['GET', undefined], ['PATCH', { v: 2 }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { v: 2 }],
+      ['DELETE', undefined],
+    ] as const) {
       const r = await api.request(method, `/gone/docs/${c.id}`, { body });
       assertError(r, 404, 'not_found', method);
     }
@@ -101,8 +123,13 @@ forEachStore('documents CRUD', (kind) => {
   test('bulk insert answers 201 with the documents in input order, all readable', async () => {
     const input = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? { id: `b${29 - i}`, i } : { i }));
     const { documents: docs } = await api.post<{ documents: Doc[] }>('/bulk1/bulk', { documents: input }, 201);
-    assert.deepEqual(docs.map((d) => d.i), input.map((d) => d.i));
-    input.forEach((d, i) => { if ('id' in d) assert.equal(docs[i].id, d.id); });
+    assert.deepEqual(
+      docs.map((d) => d.i),
+      input.map((d) => d.i),
+    );
+    input.forEach((d, i) => {
+      if ('id' in d) assert.equal(docs[i].id, d.id);
+    });
     assert.equal(new Set(docs.map((d) => d.id)).size, 30);
     assert.equal((await list('bulk1', { limit: 100 })).total, 30);
     assert.deepEqual(await api.get(`/bulk1/docs/${docs[7].id}`), docs[7]);
@@ -123,7 +150,10 @@ forEachStore('documents CRUD', (kind) => {
       assert.equal(r.status, status, JSON.stringify(documents).slice(0, 80));
       const l = await list('atomic', { limit: 100 });
       assert.equal(l.total, 1, 'nothing was written');
-      assert.deepEqual(l.documents.map((d) => d.id), ['taken']);
+      assert.deepEqual(
+        l.documents.map((d) => d.id),
+        ['taken'],
+      );
     }
     await api.get('/atomic/docs/d1', 404);
   });
@@ -149,7 +179,12 @@ forEachStore('documents CRUD', (kind) => {
     assert.deepEqual(await cols(), { collections: [] });
     await fresh.post('/beta/bulk', { documents: [{}, {}, {}] }, 201);
     const a = await fresh.post<Doc>('/alpha/docs', {}, 201);
-    assert.deepEqual(await cols(), { collections: [{ name: 'alpha', count: 1 }, { name: 'beta', count: 3 }] });
+    assert.deepEqual(await cols(), {
+      collections: [
+        { name: 'alpha', count: 1 },
+        { name: 'beta', count: 3 },
+      ],
+    });
     const [b] = (await fresh.get<{ documents: Doc[] }>('/beta/docs')).documents;
     await fresh.delete(`/beta/docs/${b.id}`, 204);
     await fresh.delete(`/alpha/docs/${a.id}`, 204);

@@ -76,7 +76,10 @@ const CASES: Array<[unknown, string[]]> = [
 
 forEachStore('documents filters', (kind) => {
   const t = useServer(kind);
-  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
   before(() => api.post('/items/bulk', { documents: FIXTURE }, 201));
 
   const list = (filter: string, query: Record<string, string | number> = {}) =>
@@ -87,14 +90,21 @@ forEachStore('documents filters', (kind) => {
       const r = await list(JSON.stringify(filter));
       assert.equal(r.status, 200, `${JSON.stringify(filter)}: ${r.text}`);
       const p = r.json as Page;
-      assert.deepEqual(p.documents.map((d) => d.id), expected, JSON.stringify(filter));
+      assert.deepEqual(
+        p.documents.map((d) => d.id),
+        expected,
+        JSON.stringify(filter),
+      );
       assert.equal(p.total, expected.length, `total of ${JSON.stringify(filter)}`);
     }
   });
 
   test('total counts the filtered set, not the page', async () => {
     const p = (await list(JSON.stringify({ status: 'open' }), { limit: 1, offset: 1 })).json as Page;
-    assert.deepEqual(p.documents.map((d) => d.id), ['f3']);
+    assert.deepEqual(
+      p.documents.map((d) => d.id),
+      ['f3'],
+    );
     assert.equal(p.total, 4);
     const none = (await list(JSON.stringify({ status: 'nobody' }))).json as Page;
     assert.deepEqual(none, { documents: [], total: 0, limit: 100, offset: 0 });
@@ -102,17 +112,48 @@ forEachStore('documents filters', (kind) => {
 
   test('a filter combines with sorting by a user field', async () => {
     const p = (await list(JSON.stringify({ score: { $exists: true } }), { sortBy: 'score', sortOrder: 'desc' })).json as Page;
-    assert.deepEqual(p.documents.map((d) => d.id), ['f5', 'f3', 'f2', 'f7', 'f9', 'f1', 'f8', 'f6']);
+    assert.deepEqual(
+      p.documents.map((d) => d.id),
+      ['f5', 'f3', 'f2', 'f7', 'f9', 'f1', 'f8', 'f6'],
+    );
   });
 
   test('malformed filters, unknown operators and bad paths → 400 invalid_filter', async () => {
     const bad = [
-      'not json', '{', '[]', '"open"', '42', 'null', '[{"a":1}]',
-      '{"a":{"$regex":"x"}}', '{"$where":"1"}', '{"$not":{"a":1}}', '{"a":{"$gt":1,"b":2}}', '{"a":{"$elemMatch":{}}}',
-      '{"a;drop":1}', `{"a') OR 1=1 --":1}`, '{"a..b":1}', '{"1a":1}', '{"a.":1}', '{"":1}', '{"a b":1}', '{"a-b":1}',
-      '{"a":{"$in":5}}', '{"a":{"$nin":"x"}}', '{"a":{"$in":[{}]}}', '{"a":{"$exists":1}}', '{"a":{"$exists":"true"}}',
-      '{"$and":[]}', '{"$or":{}}', '{"$and":[1]}', '{"$or":"x"}',
-      '{"a":{"$gt":{}}}', '{"a":{"$gt":[1]}}', '{"a":{"b":1}}', '{"a":[1,2]}', '{"a":{"$eq":{"$gt":1}}}',
+      'not json',
+      '{',
+      '[]',
+      '"open"',
+      '42',
+      'null',
+      '[{"a":1}]',
+      '{"a":{"$regex":"x"}}',
+      '{"$where":"1"}',
+      '{"$not":{"a":1}}',
+      '{"a":{"$gt":1,"b":2}}',
+      '{"a":{"$elemMatch":{}}}',
+      '{"a;drop":1}',
+      `{"a') OR 1=1 --":1}`,
+      '{"a..b":1}',
+      '{"1a":1}',
+      '{"a.":1}',
+      '{"":1}',
+      '{"a b":1}',
+      '{"a-b":1}',
+      '{"a":{"$in":5}}',
+      '{"a":{"$nin":"x"}}',
+      '{"a":{"$in":[{}]}}',
+      '{"a":{"$exists":1}}',
+      '{"a":{"$exists":"true"}}',
+      '{"$and":[]}',
+      '{"$or":{}}',
+      '{"$and":[1]}',
+      '{"$or":"x"}',
+      '{"a":{"$gt":{}}}',
+      '{"a":{"$gt":[1]}}',
+      '{"a":{"b":1}}',
+      '{"a":[1,2]}',
+      '{"a":{"$eq":{"$gt":1}}}',
     ];
     for (const filter of bad) assertError(await list(filter), 400, 'invalid_filter', filter);
     const deep = JSON.stringify(Array.from({ length: 20 }).reduce<unknown>((f) => ({ $and: [f] }), { a: 1 }));

@@ -44,8 +44,10 @@ forEachStore('documents hardening', (kind) => {
     assert.equal((one.json as Doc).constructor, 2, 'read back as plain data');
     const patched = await request(t.server, 'PATCH', '/builtins/docs/a', { key: t.db.secretKey, body: { constructor: { x: 1 }, toString: 5 } });
     assert.equal(patched.status, 200, patched.text);
-    assert.deepEqual({ ...(patched.json as Doc), createdAt: undefined, updatedAt: undefined },
-      { id: 'a', other: 1, constructor: { x: 1 }, toString: 5, createdAt: undefined, updatedAt: undefined });
+    assert.deepEqual(
+      { ...(patched.json as Doc), createdAt: undefined, updatedAt: undefined },
+      { id: 'a', other: 1, constructor: { x: 1 }, toString: 5, createdAt: undefined, updatedAt: undefined },
+    );
   });
 
   test('keys that a field path could not name → 400 invalid_field_name, at any depth, and nothing is written', async () => {
@@ -104,7 +106,10 @@ forEachStore('documents hardening', (kind) => {
   });
 
   test('a bulk naming one id twice → 409 naming that id; nothing written', async () => {
-    const r = await request(t.server, 'POST', '/twice/bulk', { key: t.db.secretKey, body: { documents: [{ id: 'one' }, { id: 'dup' }, { x: 1 }, { id: 'dup' }] } });
+    const r = await request(t.server, 'POST', '/twice/bulk', {
+      key: t.db.secretKey,
+      body: { documents: [{ id: 'one' }, { id: 'dup' }, { x: 1 }, { id: 'dup' }] },
+    });
     assert.equal(r.status, 409);
     assert.equal(errorCode(r), 'conflict');
     const message = (r.json as { error: { message: string } }).error.message;

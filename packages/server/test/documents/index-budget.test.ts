@@ -36,7 +36,11 @@ forEachStore('automatic index budgets', (kind) => {
     const other = await gamesDatabase();
     await thrice(other.secretKey, 'games', { sortBy: 'score' });
     assert.equal((await waitForIndex('score')).length, 1, `score got its index; have ${(await indexes()).length} indexes`);
-    assert.deepEqual((await indexes()).filter((i) => /junk/.test(i.sql)), [], 'no junk field was indexed');
+    assert.deepEqual(
+      (await indexes()).filter((i) => /junk/.test(i.sql)),
+      [],
+      'no junk field was indexed',
+    );
   });
 
   test('a field named in fewer than 3 lists gets no index; the third list earns it', async () => {
@@ -50,7 +54,7 @@ forEachStore('automatic index budgets', (kind) => {
     assert.equal((await waitForIndex('g1')).length, 1, 'the third list (sort or filter, either direction) earns it');
   });
 
-  test("a database past its own budget gets no more indexes, and another database still gets its own", async () => {
+  test('a database past its own budget gets no more indexes, and another database still gets its own', async () => {
     const greedy = await t.server.createDatabase();
     const fields = ['f0', 'f1', 'f2', 'f3', 'f4'];
     await request(t.server, 'POST', '/things/bulk', { key: greedy.secretKey, body: { documents: [Object.fromEntries(fields.map((f, i) => [f, i]))] } });

@@ -3,7 +3,10 @@ import type { StoreKind } from '../helpers/stores.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 /** An automatic index as the engine's catalogue shows it. */
-export interface IndexRow { name: string; sql: string }
+export interface IndexRow {
+  name: string;
+  sql: string;
+}
 
 /** Reads svc's automatic indexes (`documents_by_path_…`) from the engine's own catalogue. */
 export function indexCatalog(server: () => TestServer, kind: StoreKind) {

@@ -8,7 +8,10 @@ import { indexCatalog } from './index-catalog.ts';
 
 forEachStore('automatic indexes', (kind) => {
   const t = useServer(kind);
-  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
   before(() => api.post('/scores/bulk', { documents: Array.from({ length: 30 }, (_, i) => ({ rank: { value: i % 7 }, level: i % 3, label: `l${i}` })) }, 201));
 
   const { indexes, indexOn, waitForIndex } = indexCatalog(() => t.server, kind);
@@ -29,10 +32,13 @@ forEachStore('automatic indexes', (kind) => {
     const found = await waitForIndex('rank.value');
     assert.equal(found.length, 1, `an index on rank.value appears; have ${JSON.stringify(await indexes())}`);
     // Recorded right after the index is built, in the background.
-    await eventually(async () => {
-      const row = await t.server.db.store.get<{ path: string; name: string }>('SELECT path, name FROM document_indexes WHERE path = ?', ['rank.value']);
-      assert.deepEqual(row, { path: 'rank.value', name: found[0].name });
-    }, { timeoutMs: 5000, what: 'rank.value in document_indexes' });
+    await eventually(
+      async () => {
+        const row = await t.server.db.store.get<{ path: string; name: string }>('SELECT path, name FROM document_indexes WHERE path = ?', ['rank.value']);
+        assert.deepEqual(row, { path: 'rank.value', name: found[0].name });
+      },
+      { timeoutMs: 5000, what: 'rank.value in document_indexes' },
+    );
     // Sorting by it again, in either direction, builds nothing new.
     await api.get('/scores/docs', 200, { query: { sortBy: 'rank.value', sortOrder: 'desc' } });
     assert.equal((await indexOn('rank.value')).length, 1);
@@ -48,7 +54,10 @@ forEachStore('automatic indexes', (kind) => {
     await waitForIndex('rank.value');
     const page = await api.get<{ documents: Array<{ rank: { value: number } }> }>('/scores/docs', 200, { query: { sortBy: 'rank.value', limit: 100 } });
     const values = page.documents.map((d) => d.rank.value);
-    assert.deepEqual(values, [...values].sort((a, b) => a - b));
+    assert.deepEqual(
+      values,
+      [...values].sort((a, b) => a - b),
+    );
     assert.equal(values.length, 30);
   });
 });

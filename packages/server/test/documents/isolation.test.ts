@@ -10,7 +10,10 @@ forEachStore('isolation between databases', (kind) => {
   // Database A is the server's own; B is made beside it.
   const t = useServer(kind, { databaseName: 'A' });
   /** A's secret key; another key per request where a test says so. */
-  const a = apiClient(() => t.server, () => t.db.secretKey);
+  const a = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
   let b: TestDatabase;
   let docA: Doc;
   before(async () => {
@@ -51,7 +54,12 @@ forEachStore('isolation between databases', (kind) => {
     assert.deepEqual(await readA(), docA);
     await asB().post('/shared/bulk', { documents: [{ id: 'x1' }] }, 201);
     await a.get('/shared/docs/x1', 404);
-    assert.deepEqual(await a.get('/collections'), { collections: [{ name: 'onlyA', count: 2 }, { name: 'shared', count: 1 }] });
+    assert.deepEqual(await a.get('/collections'), {
+      collections: [
+        { name: 'onlyA', count: 2 },
+        { name: 'shared', count: 1 },
+      ],
+    });
     assert.deepEqual(await asB().get('/collections'), { collections: [{ name: 'shared', count: 2 }] });
   });
 

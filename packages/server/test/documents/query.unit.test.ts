@@ -20,7 +20,8 @@ const DOCS: Record<string, unknown> = {
 
 const db = new Database(':memory:');
 db.exec('CREATE TABLE documents (id TEXT PRIMARY KEY, data TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)');
-for (const [id, data] of Object.entries(DOCS)) db.prepare('INSERT INTO documents VALUES (?, ?, ?, ?)').run(id, JSON.stringify(data), `2030-01-01T00:00:0${id.charCodeAt(0) - 97}.000Z`, 'u');
+for (const [id, data] of Object.entries(DOCS))
+  db.prepare('INSERT INTO documents VALUES (?, ?, ?, ?)').run(id, JSON.stringify(data), `2030-01-01T00:00:0${id.charCodeAt(0) - 97}.000Z`, 'u');
 
 /** The ids a filter selects. */
 function select(filter: unknown): string[] {
@@ -76,9 +77,22 @@ describe('compileFilter', () => {
 
   test('bad filters are refused with 400 invalid_filter', () => {
     const cases = [
-      'not json', '[]', '1', '{"n": {"$regex": "a"}}', '{"$where": "1"}', '{"n": {"$gt": {"a": 1}}}', '{"n": {"$gt": [1]}}',
-      '{"n": {"$in": 1}}', '{"n": {"$exists": 1}}', '{"$and": []}', '{"$or": {}}', '{"a..b": 1}', '{"1a": 1}', '{"a-b": 1}',
-      '{"n": 1e400}', `{"n": {"$in": [${Array.from({ length: 1001 }, () => 1).join(',')}]}}`,
+      'not json',
+      '[]',
+      '1',
+      '{"n": {"$regex": "a"}}',
+      '{"$where": "1"}',
+      '{"n": {"$gt": {"a": 1}}}',
+      '{"n": {"$gt": [1]}}',
+      '{"n": {"$in": 1}}',
+      '{"n": {"$exists": 1}}',
+      '{"$and": []}',
+      '{"$or": {}}',
+      '{"a..b": 1}',
+      '{"1a": 1}',
+      '{"a-b": 1}',
+      '{"n": 1e400}',
+      `{"n": {"$in": [${Array.from({ length: 1001 }, () => 1).join(',')}]}}`,
       JSON.stringify(Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, i]))),
       '{"$and": [{"$and": [{"$and": [{"$and": [{"$and": [{"$and": [{"$and": [{"$and": [{"$and": [{"n": 1}]}]}]}]}]}]}]}]}]}',
       '{"s": "\\u0000"}',
@@ -103,7 +117,10 @@ describe('parseField and orderBy', () => {
       assert.deepEqual(parseField(name, bad), { path: [name] }, name);
     }
     assert.deepEqual(parseField('author.name', bad), { path: ['author', 'name'] });
-    assert.throws(() => parseField('a;drop', bad), (e: unknown) => e instanceof ApiError && e.code === 'validation_failed');
+    assert.throws(
+      () => parseField('a;drop', bad),
+      (e: unknown) => e instanceof ApiError && e.code === 'validation_failed',
+    );
   });
 
   test('ties break by id in the same direction', () => {

@@ -38,15 +38,30 @@ const FIXTURE: Doc[] = [
 /** Expected ascending order, written out by hand (not computed with JS comparisons). */
 const ASC = [
   // missing and null tie, by id
-  'y_null', 'z_missing',
+  'y_null',
+  'z_missing',
   // numbers, numerically
-  'c_neg', 'e_zero', 'b_twopointfive', 'a_ten', 'd_big',
+  'c_neg',
+  'e_zero',
+  'b_twopointfive',
+  'a_ten',
+  'd_big',
   // strings by code point: '' < '10' < '9' < 'B' < 'a' < 'é' (U+E9) < U+FF5E < U+1F600 (UTF-16 order would swap the last two)
-  'l_empty', 'f_str10', 'g_str9', 'h_upperB', 'i_lowera', 'm_accent', 'k_fullwidth', 'j_emoji',
+  'l_empty',
+  'f_str10',
+  'g_str9',
+  'h_upperB',
+  'i_lowera',
+  'm_accent',
+  'k_fullwidth',
+  'j_emoji',
   // false < true
-  'p_false', 'q_true',
+  'p_false',
+  'q_true',
   // objects and arrays tie, by id
-  'u_objb', 'v_arr', 'w_obj',
+  'u_objb',
+  'v_arr',
+  'w_obj',
 ];
 
 /** Descending: the exact reverse (ties break by id in the same direction). */
@@ -54,7 +69,10 @@ const DESC = [...ASC].reverse();
 
 forEachStore('documents sort and paging', (kind) => {
   const t = useServer(kind);
-  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
   before(async () => {
     // Inserted one by one, in an order unrelated to both ids and values.
     for (const doc of [...FIXTURE].sort((a, b) => (a.id.slice(2) < b.id.slice(2) ? -1 : 1))) await api.post('/mixed/docs', doc, 201);
@@ -64,17 +82,26 @@ forEachStore('documents sort and paging', (kind) => {
 
   test('mixed types sort ascending exactly per API.md §1', async () => {
     const p = await page('mixed', { sortBy: 'v', limit: 100 });
-    assert.deepEqual(p.documents.map((d) => d.id), ASC);
+    assert.deepEqual(
+      p.documents.map((d) => d.id),
+      ASC,
+    );
     assert.equal(p.total, FIXTURE.length);
   });
 
   test('mixed types sort descending is the exact reverse', async () => {
     const p = await page('mixed', { sortBy: 'v', sortOrder: 'desc', limit: 100 });
-    assert.deepEqual(p.documents.map((d) => d.id), DESC);
+    assert.deepEqual(
+      p.documents.map((d) => d.id),
+      DESC,
+    );
   });
 
   test('paging through the mixed sort by 3 gives the same order, each document once', async () => {
-    for (const [order, expected] of [['asc', ASC], ['desc', DESC]] as const) {
+    for (const [order, expected] of [
+      ['asc', ASC],
+      ['desc', DESC],
+    ] as const) {
       const seen: string[] = [];
       for (let offset = 0; offset < FIXTURE.length + 3; offset += 3) {
         const p = await page('mixed', { sortBy: 'v', sortOrder: order, limit: 3, offset });
@@ -87,8 +114,7 @@ forEachStore('documents sort and paging', (kind) => {
   });
 
   test('range filters compare within a type in the same order as sorting (code points, false < true)', async () => {
-    const ids = async (filter: unknown) =>
-      (await page('mixed', { filter: JSON.stringify(filter), sortBy: 'v', limit: 100 })).documents.map((d) => d.id);
+    const ids = async (filter: unknown) => (await page('mixed', { filter: JSON.stringify(filter), sortBy: 'v', limit: 100 })).documents.map((d) => d.id);
     assert.deepEqual(await ids({ v: { $gt: '\uff5e' } }), ['j_emoji']);
     assert.deepEqual(await ids({ v: { $gt: 'a', $lt: '\u{1F600}' } }), ['m_accent', 'k_fullwidth']);
     assert.deepEqual(await ids({ v: { $gte: '' } }), ['l_empty', 'f_str10', 'g_str9', 'h_upperB', 'i_lowera', 'm_accent', 'k_fullwidth', 'j_emoji']);
@@ -110,9 +136,15 @@ forEachStore('documents sort and paging', (kind) => {
     ];
     await api.post('/nested/bulk', { documents: docs }, 201);
     const p = await page('nested', { sortBy: 'author.name', limit: 10 });
-    assert.deepEqual(p.documents.map((d) => d.id), ['n3', 'n5', 'n6', 'n4', 'n1', 'n2']);
+    assert.deepEqual(
+      p.documents.map((d) => d.id),
+      ['n3', 'n5', 'n6', 'n4', 'n1', 'n2'],
+    );
     const d = await page('nested', { sortBy: 'author.name', sortOrder: 'desc', limit: 10 });
-    assert.deepEqual(d.documents.map((x) => x.id), ['n2', 'n1', 'n4', 'n6', 'n5', 'n3']);
+    assert.deepEqual(
+      d.documents.map((x) => x.id),
+      ['n2', 'n1', 'n4', 'n6', 'n5', 'n3'],
+    );
   });
 
   test('50 equal values paged by 7: each document exactly once, ordered by id (asc and desc)', async () => {
@@ -120,7 +152,10 @@ forEachStore('documents sort and paging', (kind) => {
     await api.post('/ties/bulk', { documents: ids.map((id) => ({ id, same: 'x', n: 1 })) }, 201);
     const sorted = [...ids].sort();
     for (const sortBy of ['same', 'n', 'createdAt']) {
-      for (const [order, expected] of [['asc', sorted], ['desc', [...sorted].reverse()]] as const) {
+      for (const [order, expected] of [
+        ['asc', sorted],
+        ['desc', [...sorted].reverse()],
+      ] as const) {
         const seen: string[] = [];
         for (let offset = 0; offset < 56; offset += 7) {
           const p = await page('ties', { sortBy, sortOrder: order, limit: 7, offset });
@@ -134,7 +169,10 @@ forEachStore('documents sort and paging', (kind) => {
 
   test('default sort is createdAt ascending; id, createdAt and updatedAt sort as system fields', async () => {
     // Each write waits for the millisecond to turn, so createdAt/updatedAt strictly increase (no ties to hide behind id order).
-    const nextMs = async () => { const now = Date.now(); while (Date.now() <= now) await new Promise((r) => setImmediate(r)); };
+    const nextMs = async () => {
+      const now = Date.now();
+      while (Date.now() <= now) await new Promise((r) => setImmediate(r));
+    };
     for (const id of ['s3', 's1', 's2']) {
       await nextMs();
       await api.post('/sys/docs', { id }, 201);
@@ -162,8 +200,19 @@ forEachStore('documents sort and paging', (kind) => {
     const past = await page('bounds', { offset: 1000 });
     assert.equal(past.documents.length, 0);
     assert.equal(past.total, 25);
-    for (const [name, value] of [['limit', '0'], ['limit', '1001'], ['limit', 'abc'], ['limit', '-1'], ['limit', '1.5'], ['limit', ''],
-      ['offset', '-1'], ['offset', 'abc'], ['offset', '1.5'], ['sortOrder', 'up'], ['sortOrder', 'ASC']]) {
+    for (const [name, value] of [
+      ['limit', '0'],
+      ['limit', '1001'],
+      ['limit', 'abc'],
+      ['limit', '-1'],
+      ['limit', '1.5'],
+      ['limit', ''],
+      ['offset', '-1'],
+      ['offset', 'abc'],
+      ['offset', '1.5'],
+      ['sortOrder', 'up'],
+      ['sortOrder', 'ASC'],
+    ]) {
       assertError(await api.request('GET', '/bounds/docs', { query: { [name]: value } }), 400, 'validation_failed', `${name}=${value}`);
     }
   });

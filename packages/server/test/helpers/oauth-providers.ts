@@ -53,11 +53,14 @@ export interface GitHubUser {
   emails: Array<{ email: string; primary: boolean; verified: boolean }>;
 }
 
-const readBody = (req: IncomingMessage) => new Promise<string>((resolve) => {
-  let s = '';
-  req.on('data', (c: Buffer) => { s += c.toString(); });
-  req.on('end', () => resolve(s));
-});
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let s = '';
+    req.on('data', (c: Buffer) => {
+      s += c.toString();
+    });
+    req.on('end', () => resolve(s));
+  });
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -118,6 +121,10 @@ export async function startFakeGitHub(client: { id: string; secret: string }) {
       OAUTH_GITHUB_TOKEN_URL: `${base}/login/oauth/access_token`,
       OAUTH_GITHUB_API_URL: `${base}/api`,
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

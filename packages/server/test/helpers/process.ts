@@ -21,21 +21,33 @@ export async function startProcess(env: Record<string, string>, port?: number): 
   const url = `http://127.0.0.1:${p}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     env: {
-      ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(p), PUBLIC_URL: url,
-      SVC_ADMIN_EMAIL: OPERATOR.email, SVC_ADMIN_PASSWORD: OPERATOR.password, ...env,
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(p),
+      PUBLIC_URL: url,
+      SVC_ADMIN_EMAIL: OPERATOR.email,
+      SVC_ADMIN_PASSWORD: OPERATOR.password,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
     try {
       if ((await fetch(`${url}/health`)).status === 200) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`server did not answer /health in 30 s:\n${out}`);
@@ -43,7 +55,9 @@ export async function startProcess(env: Record<string, string>, port?: number): 
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url, base: `${url}/v1`, port: p,
+    url,
+    base: `${url}/v1`,
+    port: p,
     output: () => out,
     async kill(signal = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

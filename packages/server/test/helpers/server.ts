@@ -86,20 +86,41 @@ export async function startServer(kind: StoreKind, opts: StartOptions = {}): Pro
   const port = await freePort();
   const config = loadConfig({
     // DATABASE_URL names the store in use, as in production (the credential caches' invalidation is picked from it).
-    DATABASE_URL: db.url, LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', ...opts.env,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'silent',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    RATE_LIMIT_PER_KEY: '1000000',
+    RATE_LIMIT_PER_IP: '1000000',
+    ...opts.env,
   });
   const redisUrl = opts.env?.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const limiter: Limiter = opts.redis ? redisLimiter(redisUrl) : localLimiter();
   const bus = opts.redis ? redisBus(redisUrl) : undefined;
   await limiter.health?.settled;
   const changes: ChangeEvent[] = [];
-  const app = await buildApp({ config, store: db.store, limiter, bus, clock: opts.clock, logStream: opts.logStream, setupToken: opts.setupToken, onChange: (events) => changes.push(...events) });
+  const app = await buildApp({
+    config,
+    store: db.store,
+    limiter,
+    bus,
+    clock: opts.clock,
+    logStream: opts.logStream,
+    setupToken: opts.setupToken,
+    onChange: (events) => changes.push(...events),
+  });
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   let token: string | undefined;
 
   const server: TestServer = {
-    url, base: `${url}/v1`, app, config, db, changes,
+    url,
+    base: `${url}/v1`,
+    app,
+    config,
+    db,
+    changes,
     async operatorToken() {
       if (token) return token;
       await createOperator(db.store, OPERATOR.email, OPERATOR.password).catch(() => undefined);
@@ -144,7 +165,12 @@ export interface Response {
 }
 
 /** One HTTP request to the server; paths are relative to /v1 unless they start with `/v1` or are `/health`-style roots given with `root`. */
-export async function request(server: { base: string; url: string }, method: string, path: string, opts: RequestOptions & { root?: boolean } = {}): Promise<Response> {
+export async function request(
+  server: { base: string; url: string },
+  method: string,
+  path: string,
+  opts: RequestOptions & { root?: boolean } = {},
+): Promise<Response> {
   const u = new URL((opts.root ? server.url : server.base) + path);
   for (const [k, v] of Object.entries(opts.query ?? {})) u.searchParams.set(k, String(v));
   const headers: Record<string, string> = { ...opts.headers };
@@ -154,7 +180,11 @@ export async function request(server: { base: string; url: string }, method: str
   const res = await fetch(u, { method, headers, body: body === undefined ? undefined : opts.contentType === null ? new TextEncoder().encode(body) : body });
   const text = await res.text();
   let json: unknown;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, headers: res.headers, json, text };
 }
 

@@ -37,11 +37,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         stream.on('end', () => cb(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 })));
         return;
       }
-      simpleParser(stream).then((mail) => {
-        mails.push(mail);
-        for (const w of waiters.splice(0)) w();
-        cb();
-      }, (e: Error) => cb(e));
+      simpleParser(stream).then(
+        (mail) => {
+          mails.push(mail);
+          for (const w of waiters.splice(0)) w();
+          cb();
+        },
+        (e: Error) => cb(e),
+      );
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,12 +66,17 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         if (left <= 0) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, left);
-          waiters.push(() => { clearTimeout(t); resolve(); });
+          waiters.push(() => {
+            clearTimeout(t);
+            resolve();
+          });
         });
       }
     },
     count: (to) => mails.filter((m) => recipients(m).includes(to.toLowerCase())).length,
-    refuse: (yes) => { refusing = yes; },
+    refuse: (yes) => {
+      refusing = yes;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

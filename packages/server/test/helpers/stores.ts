@@ -25,7 +25,15 @@ export async function sqliteTestStore(): Promise<TestStore> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const url = `sqlite:${join(dir, 'svc.db')}`;
   const store = await openStore(url);
-  return { kind: 'sqlite', url, store, drop: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    kind: 'sqlite',
+    url,
+    store,
+    drop: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A new PostgreSQL database on the local server, dropped afterwards. */
@@ -33,18 +41,28 @@ export async function postgresTestStore(): Promise<TestStore> {
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  try { await admin.query(`CREATE DATABASE ${name}`); } finally { await admin.end(); }
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
   const u = new URL(PG_ADMIN_URL);
   u.pathname = `/${name}`;
   const url = u.toString();
   const store = await openStore(url);
   return {
-    kind: 'postgres', url, store,
+    kind: 'postgres',
+    url,
+    store,
     drop: async () => {
       await store.close();
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
-      try { await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); } finally { await c.end(); }
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }
@@ -70,7 +88,13 @@ let redisUp: Promise<boolean> | undefined;
 /** Whether the local Redis answers. Under CI=true a missing Redis is a failure, never a skip. */
 export function redisAvailable(): Promise<boolean> {
   return (redisUp ??= (async () => {
-    const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    const client = new Redis(REDIS_URL, {
+      lazyConnect: true,
+      connectTimeout: 3000,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     client.on('error', () => undefined);
     try {
       await client.connect();

@@ -64,25 +64,27 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   };
 
   let server: Server = createServer(onConnection);
-  const listen = () => new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      port = (server.address() as { port: number }).port;
-      resolve();
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        port = (server.address() as { port: number }).port;
+        resolve();
+      });
     });
-  });
   await listen();
 
-  const stop = () => new Promise<void>((resolve) => {
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-    for (const p of pairs) {
-      p.client.destroy();
-      p.upstream.destroy();
-    }
-    pairs.clear();
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      for (const p of pairs) {
+        p.client.destroy();
+        p.upstream.destroy();
+      }
+      pairs.clear();
+    });
 
   return {
     get port() {

@@ -26,7 +26,9 @@ export function openWs(url: string): Promise<WsClient> {
     ws.once('open', () => {
       ws.on('error', () => undefined);
       resolve({
-        ws, messages, closed,
+        ws,
+        messages,
+        closed,
         events: () => messages.filter((m) => m.type === 'event'),
         async waitFor(pred, n = 1, ms = 10_000) {
           const deadline = Date.now() + ms;

@@ -11,8 +11,14 @@ const brackets = (levels: number, closed = true): string => '['.repeat(levels) +
 
 forEachStore('body limits and nesting depth (API.md §8)', (kind) => {
   const t = useServer(kind);
-  const api = apiClient(() => t.server, () => t.db.secretKey);
-  const pub = apiClient(() => t.server, () => t.db.publicKey);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
+  const pub = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
 
   test('nesting deeper than 32 is refused before parsing: a deep body that is not even JSON is refused for its depth', async () => {
     // JSON.parse would call these invalid_json; only a check that runs before it sees the depth.
@@ -42,10 +48,16 @@ forEachStore('body limits and nesting depth (API.md §8)', (kind) => {
     const big = { email: 'big@example.com', password: 'long-enough-1', name: 'x'.repeat(70 * KIB) };
     const op = await t.server.operatorToken();
     const cases: Array<[string, string, string | undefined]> = [
-      ['POST', '/auth/sign-up', t.db.publicKey], ['POST', '/auth/sign-in', t.db.publicKey], ['PATCH', '/auth/me', t.db.publicKey],
-      ['POST', '/auth/forgot-password', t.db.publicKey], ['POST', '/realtime/token', t.db.publicKey],
-      ['POST', '/webhooks', t.db.secretKey], ['PATCH', '/webhooks/abc', t.db.secretKey],
-      ['POST', '/admin/sign-in', undefined], ['POST', '/admin/setup', undefined], ['POST', '/admin/operators', op],
+      ['POST', '/auth/sign-up', t.db.publicKey],
+      ['POST', '/auth/sign-in', t.db.publicKey],
+      ['PATCH', '/auth/me', t.db.publicKey],
+      ['POST', '/auth/forgot-password', t.db.publicKey],
+      ['POST', '/realtime/token', t.db.publicKey],
+      ['POST', '/webhooks', t.db.secretKey],
+      ['PATCH', '/webhooks/abc', t.db.secretKey],
+      ['POST', '/admin/sign-in', undefined],
+      ['POST', '/admin/setup', undefined],
+      ['POST', '/admin/operators', op],
     ];
     for (const [method, path, key] of cases) {
       const r = await request(t.server, method, path, { key, body: big });

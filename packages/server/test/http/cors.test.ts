@@ -9,7 +9,11 @@ forEachStore('CORS', (kind) => {
   test('a browser on another origin may call the API with a key: preflight and actual request', async () => {
     const pre = await fetch(`${t.server.base}/posts/docs`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-session-token' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, x-session-token',
+      },
     });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers.get('access-control-allow-origin'), '*');
@@ -17,7 +21,8 @@ forEachStore('CORS', (kind) => {
     assert.match(pre.headers.get('access-control-allow-headers') ?? '', /X-Session-Token/i);
     assert.equal(pre.headers.get('x-ratelimit-limit'), null, 'preflights are not counted');
     const r = await fetch(`${t.server.base}/posts/docs`, {
-      method: 'POST', body: '{"a":1}',
+      method: 'POST',
+      body: '{"a":1}',
       headers: { origin: 'https://app.example.com', authorization: `Bearer ${t.db.secretKey}`, 'content-type': 'application/json' },
     });
     assert.equal(r.status, 201);

@@ -5,8 +5,14 @@ import { apiClient, assertError, assertStatus } from '../helpers/api.ts';
 
 forEachStore('empty JSON bodies', (kind) => {
   const t = useServer(kind);
-  const pub = apiClient(() => t.server, () => t.db.publicKey);
-  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const pub = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
 
   test('a bodyless POST that carries Content-Type: application/json is fine; a route that needs a body says so', async () => {
     const up = await pub.post<{ session: { token: string } }>('/auth/sign-up', { email: 'empty@example.com', password: 'long-enough-1' }, 201);

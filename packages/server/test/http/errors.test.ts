@@ -20,7 +20,10 @@ const nested = (levels: number): unknown => Array.from({ length: levels - 1 }).r
 forEachStore('error answers', (kind) => {
   // A 3 MiB body limit, so both the 1 MiB document limit and the body limit can be crossed cheaply.
   const t = useServer(kind, { env: { LIMIT_BODY_BYTES: String(3 * MIB) } });
-  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
 
   const total = async (collection: string) => (await api.get<{ total: number }>(`/${collection}/docs`)).total;
 
@@ -47,11 +50,16 @@ forEachStore('error answers', (kind) => {
     const invalid = ['1abc', '_a', '-a', 'a.b', 'a%20b', '%C3%A9t%C3%A9', 'a'.repeat(65), 'a$', "a'--"];
     const reserved = ['auth', 'realtime', 'webhooks', 'admin', 'collections', 'openapi.json'];
     const routes = (name: string): Array<[string, string, unknown]> => [
-      ['POST', `/${name}/docs`, { a: 1 }], ['GET', `/${name}/docs`, undefined], ['GET', `/${name}/docs/x`, undefined],
-      ['PATCH', `/${name}/docs/x`, { a: 1 }], ['DELETE', `/${name}/docs/x`, undefined], ['POST', `/${name}/bulk`, { documents: [{}] }],
+      ['POST', `/${name}/docs`, { a: 1 }],
+      ['GET', `/${name}/docs`, undefined],
+      ['GET', `/${name}/docs/x`, undefined],
+      ['PATCH', `/${name}/docs/x`, { a: 1 }],
+      ['DELETE', `/${name}/docs/x`, undefined],
+      ['POST', `/${name}/bulk`, { documents: [{}] }],
     ];
     for (const name of invalid) {
-      for (const [method, path, body] of routes(name)) assertError(await api.request(method, path, { body }), 400, 'invalid_collection_name', `${method} ${path}`);
+      for (const [method, path, body] of routes(name))
+        assertError(await api.request(method, path, { body }), 400, 'invalid_collection_name', `${method} ${path}`);
     }
     for (const name of reserved) {
       for (const [method, path, body] of routes(name)) {
@@ -97,7 +105,12 @@ forEachStore('error answers', (kind) => {
       assertError(await api.request('POST', '/strings/docs', { raw }), 400, 'validation_failed', `POST ${raw}`);
       assertError(await api.request('POST', '/strings/bulk', { raw: `{"documents":[${raw}]}` }), 400, 'validation_failed', `bulk ${raw}`);
     }
-    assertError(await request(t.server, 'POST', '/admin/sign-in', { raw: '{"email":"a\\u0000@b.c","password":"whatever-password"}' }), 400, 'validation_failed', 'sign-in');
+    assertError(
+      await request(t.server, 'POST', '/admin/sign-in', { raw: '{"email":"a\\u0000@b.c","password":"whatever-password"}' }),
+      400,
+      'validation_failed',
+      'sign-in',
+    );
     await api.post('/strings/docs', { s: 'emoji \u{1F600} and \ud83d\ude00, tab\t, é' }, 201); // well-formed Unicode is fine
     assert.equal(await total('strings'), 1);
     for (const filter of ['{"s":"a\\u0000b"}', '{"s":{"$in":["\\ud800"]}}']) {
@@ -107,7 +120,11 @@ forEachStore('error answers', (kind) => {
 
   test('document ids in paths that cannot exist → 404 in the error shape, however long or odd', async () => {
     for (const id of ['%00', 'a%00b', 'x'.repeat(129), 'y'.repeat(3000), '%F0%9F%98%80', 'a.b', "a'b"]) {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { a: 1 }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { a: 1 }],
+        ['DELETE', undefined],
+      ] as const) {
         assertError(await api.request(method, `/strings/docs/${id}`, { body }), 404, 'not_found', `${method} ${id.slice(0, 20)}`);
       }
     }
@@ -115,7 +132,13 @@ forEachStore('error answers', (kind) => {
   });
 
   test('404 not_found for unknown routes (inside and outside /v1) and missing documents', async () => {
-    for (const [method, path] of [['GET', '/nope'], ['GET', '/posts/docs/a/b'], ['PUT', '/posts/docs/x'], ['POST', '/posts'], ['GET', '/posts/documents']]) {
+    for (const [method, path] of [
+      ['GET', '/nope'],
+      ['GET', '/posts/docs/a/b'],
+      ['PUT', '/posts/docs/x'],
+      ['POST', '/posts'],
+      ['GET', '/posts/documents'],
+    ]) {
       assertError(await api.request(method, path), 404, 'not_found', `${method} ${path}`);
     }
     assertError(await request(t.server, 'GET', '/no/such/page', { root: true }), 404, 'not_found', 'outside /v1');
@@ -153,7 +176,12 @@ forEachStore('error answers', (kind) => {
     const body = JSON.stringify({ a: 1 });
     for (const contentType of ['text/plain', null, 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'text/json']) {
       assertError(await api.request('POST', '/media/docs', { raw: body, contentType }), 415, 'unsupported_media_type', `POST ${contentType}`);
-      assertError(await api.request('POST', '/media/bulk', { raw: JSON.stringify({ documents: [{}] }), contentType }), 415, 'unsupported_media_type', `bulk ${contentType}`);
+      assertError(
+        await api.request('POST', '/media/bulk', { raw: JSON.stringify({ documents: [{}] }), contentType }),
+        415,
+        'unsupported_media_type',
+        `bulk ${contentType}`,
+      );
     }
     assert.equal(await total('media'), 0);
     const c = await api.request('POST', '/media/docs', { raw: body, contentType: 'application/json; charset=utf-8' });

@@ -41,7 +41,9 @@ async function open(url: string): Promise<Socket> {
 function readAll(socket: Socket): Promise<string> {
   return new Promise((resolve) => {
     let data = '';
-    socket.on('data', (d) => { data += d.toString('latin1'); });
+    socket.on('data', (d) => {
+      data += d.toString('latin1');
+    });
     socket.on('close', () => resolve(data));
     socket.on('error', () => undefined);
   });
@@ -83,7 +85,8 @@ forEachStore('errors raised by the HTTP layer itself', (kind) => {
       'not HTTP at all': 'HELLO THERE\r\n\r\n',
       'an unknown method': 'BREW /health HTTP/1.1\r\nHost: x\r\n\r\n',
       'a Content-Length that is not a number': 'POST /v1/posts/docs HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
-      'Content-Length and Transfer-Encoding together': 'POST /v1/posts/docs HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'Content-Length and Transfer-Encoding together':
+        'POST /v1/posts/docs HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
       'a bad chunk size': 'POST /v1/posts/docs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
       'HTTP/1.1 without Host': 'GET /health HTTP/1.1\r\nConnection: close\r\n\r\n',
       'a URL that is not validly percent-encoded': 'GET /v1/posts/docs/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
@@ -115,7 +118,9 @@ forEachStore('shutting down', (kind) => {
       // A request whose body is still coming keeps the connection busy, so closing waits for it.
       const received = once(server.app.server, 'request');
       const body = '{"email":"nobody@example.com","password":"whatever-1"}';
-      socket.write(`POST /v1/admin/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+      socket.write(
+        `POST /v1/admin/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+      );
       await received;
       const closed = server.app.close();
       socket.write(`${body.slice(10)}GET /health HTTP/1.1\r\nHost: x\r\n\r\n`);

@@ -36,6 +36,11 @@ forEachStore('error answers in /v1/openapi.json', (kind) => {
     assert.ok(errors > 50, `error answers are documented (${errors})`);
     assert.ok(noContent >= 5, `204 answers are documented (${noContent})`);
     const create = doc.paths['/v1/{collection}/docs'].post.responses;
-    assert.deepEqual(Object.keys(create).filter((s) => Number(s) >= 400).sort(), ['400', '401', '403', '404', '409', '413']);
+    assert.deepEqual(
+      Object.keys(create)
+        .filter((s) => Number(s) >= 400)
+        .sort(),
+      ['400', '401', '403', '404', '409', '413'],
+    );
   });
 });

@@ -75,8 +75,15 @@ forEachStore('rate limits', (kind) => {
     assert.equal(got.get(201)!.length, 40);
     assert.equal(got.get(429)!.length, 20);
     got.get(429)!.forEach(assertLimited);
-    const remaining = got.get(201)!.map((r) => limitHeaders(r).remaining).sort((a, b) => a - b);
-    assert.deepEqual(remaining, Array.from({ length: 40 }, (_, i) => i), 'each success saw a distinct remaining count');
+    const remaining = got
+      .get(201)!
+      .map((r) => limitHeaders(r).remaining)
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      remaining,
+      Array.from({ length: 40 }, (_, i) => i),
+      'each success saw a distinct remaining count',
+    );
     // The public key has its own counter, so it still reads.
     assert.equal((await api.get<{ total: number }>('/burst/docs', 200, { key: db.publicKey })).total, 40, 'the refused writes wrote nothing');
     assertLimited(await api.request('GET', '/burst/docs', { key: db.secretKey }));
@@ -111,8 +118,14 @@ forEachStore('rate limits', (kind) => {
       assert.equal(got.get(201)?.length, 40, 'exactly 40 across both instances');
       assert.equal(got.get(429)?.length, 20);
       got.get(429)!.forEach(assertLimited);
-      const remaining = got.get(201)!.map((r) => limitHeaders(r).remaining).sort((x, y) => x - y);
-      assert.deepEqual(remaining, Array.from({ length: 40 }, (_, i) => i));
+      const remaining = got
+        .get(201)!
+        .map((r) => limitHeaders(r).remaining)
+        .sort((x, y) => x - y);
+      assert.deepEqual(
+        remaining,
+        Array.from({ length: 40 }, (_, i) => i),
+      );
       assert.equal((await apiClient(b, db.publicKey).get<{ total: number }>('/redis/docs')).total, 40);
     } finally {
       await b.close();

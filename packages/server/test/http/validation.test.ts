@@ -6,8 +6,14 @@ import { apiClient, assertError } from '../helpers/api.ts';
 
 forEachStore('validation', (kind) => {
   const t = useServer(kind);
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
-  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
 
   test('query strings are coerced to their types; JSON bodies are taken as typed (no "5" for 5)', async () => {
     assertError(await op.request('POST', '/admin/databases', { body: { name: 5 } }), 400, 'validation_failed');

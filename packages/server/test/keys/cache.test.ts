@@ -20,10 +20,12 @@ const ROUNDS = 20;
  */
 forEachStore('credential caches', (kind) => {
   const t = useServer(kind);
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
   const as = (key: string) => apiClient(() => t.server, key);
-  const newKey = async (databaseId = t.db.databaseId) =>
-    op.post<{ id: string; key: string }>(`/admin/databases/${databaseId}/keys`, { kind: 'secret' }, 201);
+  const newKey = async (databaseId = t.db.databaseId) => op.post<{ id: string; key: string }>(`/admin/databases/${databaseId}/keys`, { kind: 'secret' }, 201);
 
   test('a revoked key is refused on the very next request; the other keys keep working', async () => {
     for (let i = 0; i < ROUNDS; i += 1) {
@@ -40,7 +42,9 @@ forEachStore('credential caches', (kind) => {
     for (let i = 0; i < 3; i += 1) {
       const { id, key } = await newKey();
       await as(key).get('/cached/docs');
-      await run(process.execPath, [BIN, 'key', 'revoke', '--database', t.db.databaseId, '--key', id], { env: { ...process.env, DATABASE_URL: t.server.db.url } });
+      await run(process.execPath, [BIN, 'key', 'revoke', '--database', t.db.databaseId, '--key', id], {
+        env: { ...process.env, DATABASE_URL: t.server.db.url },
+      });
       assertError(await as(key).request('GET', '/cached/docs'), 401, 'invalid_api_key', `round ${i}`);
     }
   });
@@ -72,9 +76,19 @@ forEachStore('credential caches', (kind) => {
 
       const b = await signedIn(email);
       const c = await signedIn(email);
-      await as(key).post('/auth/change-password', { currentPassword: 'correct horse battery', newPassword: 'correct horse battery 2' }, 204, withSession(c.session.token));
+      await as(key).post(
+        '/auth/change-password',
+        { currentPassword: 'correct horse battery', newPassword: 'correct horse battery 2' },
+        204,
+        withSession(c.session.token),
+      );
       assertError(await me(b.session.token), 401, 'invalid_session', `round ${i}: another session changed the password`);
-      await as(key).post('/auth/change-password', { currentPassword: 'correct horse battery 2', newPassword: 'correct horse battery' }, 204, withSession(c.session.token));
+      await as(key).post(
+        '/auth/change-password',
+        { currentPassword: 'correct horse battery 2', newPassword: 'correct horse battery' },
+        204,
+        withSession(c.session.token),
+      );
 
       const d = await signedIn(email);
       await op.post(`${users}/${user.user.id}/sign-out`, undefined, 200);
@@ -97,8 +111,16 @@ forEachStore('credential caches', (kind) => {
       assert.equal(seen.user.name, `name ${i}`);
     }
     // The password check of change-password reads the user the session resolved to.
-    await as(key).post('/auth/change-password', { currentPassword: 'correct horse battery', newPassword: 'a new password 1' }, 204, withSession(user.session.token));
-    const wrong = await as(key).request('POST', '/auth/change-password', { body: { currentPassword: 'correct horse battery', newPassword: 'another one 22' }, ...withSession(user.session.token) });
+    await as(key).post(
+      '/auth/change-password',
+      { currentPassword: 'correct horse battery', newPassword: 'a new password 1' },
+      204,
+      withSession(user.session.token),
+    );
+    const wrong = await as(key).request('POST', '/auth/change-password', {
+      body: { currentPassword: 'correct horse battery', newPassword: 'another one 22' },
+      ...withSession(user.session.token),
+    });
     assertError(wrong, 400, 'invalid_current_password');
   });
 
@@ -113,28 +135,31 @@ forEachStore('credential caches', (kind) => {
     }
   });
 
-  test(kind === 'postgres'
-    ? 'PostgreSQL: a live key is answered from memory; a change made by hand in SQL is announced all the same'
-    : 'SQLite: every request looks the key up, so a change made by hand in SQL holds on the next request', async () => {
-    const { id, key } = await newKey();
-    await as(key).get('/cached/docs');
-    await as(key).get('/cached/docs');
-    const revokeBySql = 'UPDATE api_keys SET revoked_at = ? WHERE id = ?';
-    if (kind === 'postgres') {
-      // With the store's announcements switched off for this one transaction, the revocation goes
-      // unseen: proof that the key was not looked up again.
-      await t.server.db.store.transaction(async (tx) => {
-        await tx.run('SET LOCAL session_replication_role = replica');
-        await tx.run(revokeBySql, [new Date().toISOString(), id]);
-      });
+  test(
+    kind === 'postgres'
+      ? 'PostgreSQL: a live key is answered from memory; a change made by hand in SQL is announced all the same'
+      : 'SQLite: every request looks the key up, so a change made by hand in SQL holds on the next request',
+    async () => {
+      const { id, key } = await newKey();
       await as(key).get('/cached/docs');
-      await t.server.db.store.run('UPDATE api_keys SET revoked_at = NULL WHERE id = ?', [id]);
-      await t.server.db.store.run(revokeBySql, [new Date().toISOString(), id]);
-      // A hand-made change reaches the cache through NOTIFY, without a route's barrier: soon, not at once.
-      await eventually(async () => assertError(await as(key).request('GET', '/cached/docs'), 401, 'invalid_api_key'), { what: 'the revocation made in SQL' });
-    } else {
-      await t.server.db.store.run(revokeBySql, [new Date().toISOString(), id]);
-      assertError(await as(key).request('GET', '/cached/docs'), 401, 'invalid_api_key');
-    }
-  });
+      await as(key).get('/cached/docs');
+      const revokeBySql = 'UPDATE api_keys SET revoked_at = ? WHERE id = ?';
+      if (kind === 'postgres') {
+        // With the store's announcements switched off for this one transaction, the revocation goes
+        // unseen: proof that the key was not looked up again.
+        await t.server.db.store.transaction(async (tx) => {
+          await tx.run('SET LOCAL session_replication_role = replica');
+          await tx.run(revokeBySql, [new Date().toISOString(), id]);
+        });
+        await as(key).get('/cached/docs');
+        await t.server.db.store.run('UPDATE api_keys SET revoked_at = NULL WHERE id = ?', [id]);
+        await t.server.db.store.run(revokeBySql, [new Date().toISOString(), id]);
+        // A hand-made change reaches the cache through NOTIFY, without a route's barrier: soon, not at once.
+        await eventually(async () => assertError(await as(key).request('GET', '/cached/docs'), 401, 'invalid_api_key'), { what: 'the revocation made in SQL' });
+      } else {
+        await t.server.db.store.run(revokeBySql, [new Date().toISOString(), id]);
+        assertError(await as(key).request('GET', '/cached/docs'), 401, 'invalid_api_key');
+      }
+    },
+  );
 });

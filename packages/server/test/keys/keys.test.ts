@@ -16,7 +16,10 @@ const listKeys = async (server: TestServer, databaseId: string) =>
 
 forEachStore('API keys', (kind) => {
   const t = useServer(kind);
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
   const anon = apiClient(() => t.server);
   const as = (key: string) => apiClient(() => t.server, key);
 
@@ -71,7 +74,9 @@ forEachStore('API keys', (kind) => {
     }
     if (kind === 'sqlite') {
       const dir = dirname(store.url.slice('sqlite:'.length));
-      const bytes = readdirSync(dir).map((f) => readFileSync(`${dir}/${f}`).toString('latin1')).join('');
+      const bytes = readdirSync(dir)
+        .map((f) => readFileSync(`${dir}/${f}`).toString('latin1'))
+        .join('');
       assert.ok(bytes.length > 0);
       assert.ok(!bytes.includes(db.secretKey.slice(7)) && !bytes.includes(db.publicKey.slice(7)), 'not in the database, WAL or journal');
     }
@@ -81,15 +86,29 @@ forEachStore('API keys', (kind) => {
     const { db } = t;
     assertError(await anon.request('GET', '/posts/docs'), 401, 'missing_api_key');
     const routes: Array<[string, string, unknown]> = [
-      ['POST', '/posts/docs', { a: 1 }], ['GET', '/posts/docs/x', undefined], ['PATCH', '/posts/docs/x', { a: 1 }],
-      ['DELETE', '/posts/docs/x', undefined], ['POST', '/posts/bulk', { documents: [{}] }], ['GET', '/collections', undefined],
+      ['POST', '/posts/docs', { a: 1 }],
+      ['GET', '/posts/docs/x', undefined],
+      ['PATCH', '/posts/docs/x', { a: 1 }],
+      ['DELETE', '/posts/docs/x', undefined],
+      ['POST', '/posts/bulk', { documents: [{}] }],
+      ['GET', '/collections', undefined],
     ];
     for (const [method, path, body] of routes) assertError(await anon.request(method, path, { body }), 401, 'missing_api_key', `${method} ${path}`);
     assert.equal((await as(db.secretKey).get<{ total: number }>('/posts/docs')).total, 0, 'nothing was written');
     const flip = (k: string) => k.slice(0, -1) + (k.endsWith('A') ? 'B' : 'A');
     const invalid = [
-      `svc_sk_${'A'.repeat(40)}`, flip(db.secretKey), flip(db.publicKey), db.secretKey.slice(0, -1), `${db.secretKey}x`,
-      db.secretKey.toUpperCase(), db.secretKey.replace('svc_sk_', 'svc_pk_'), 'svc_sk_short', 'garbage', 'null', "' OR 1=1 --", db.secretKey.slice(7),
+      `svc_sk_${'A'.repeat(40)}`,
+      flip(db.secretKey),
+      flip(db.publicKey),
+      db.secretKey.slice(0, -1),
+      `${db.secretKey}x`,
+      db.secretKey.toUpperCase(),
+      db.secretKey.replace('svc_sk_', 'svc_pk_'),
+      'svc_sk_short',
+      'garbage',
+      'null',
+      "' OR 1=1 --",
+      db.secretKey.slice(7),
     ];
     for (const key of invalid) assertError(await as(key).request('GET', '/posts/docs'), 401, 'invalid_api_key', key);
     for (const authorization of ['Basic ' + Buffer.from('a:b').toString('base64'), 'Bearer', `Token ${db.secretKey}`, `Bearer ${db.secretKey} extra`]) {
@@ -108,7 +127,10 @@ forEachStore('API keys', (kind) => {
     await op.delete(`/admin/databases/${db.databaseId}/keys/${other.secretKeyId}`, 404);
     await otherSecret.get('/posts/docs', 200);
     await op.delete(`/admin/databases/${other.databaseId}/keys/${other.secretKeyId}`, 204);
-    for (const [method, body] of [['GET', undefined], ['POST', { a: 2 }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['POST', { a: 2 }],
+    ] as const) {
       assertError(await otherSecret.request(method, '/posts/docs', { body }), 401, 'invalid_api_key', method);
     }
     await as(other.publicKey).get('/posts/docs', 200);

@@ -8,8 +8,14 @@ type Doc = Record<string, unknown> & { id: string };
 
 forEachStore('public keys', (kind) => {
   const t = useServer(kind);
-  const secret = apiClient(() => t.server, () => t.db.secretKey);
-  const pub = apiClient(() => t.server, () => t.db.publicKey);
+  const secret = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
+  const pub = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
   let doc: Doc;
   before(async () => {
     doc = await secret.post<Doc>('/posts/docs', { id: 'p1', title: 'kept' }, 201);

@@ -32,8 +32,10 @@ describe('two instances on one PostgreSQL: revocations on A hold on B from the n
   const signIn = async (via: ServerProcess) => (await apiClient(via).post<{ token: string }>('/admin/sign-in', OPERATOR, 200)).token;
   const newKey = () => opA.post<{ id: string; key: string }>(`/admin/databases/${databaseId}/keys`, { kind: 'secret' }, 201);
   /** Terminates every instance's LISTEN connection, as a network cut or a failover would. */
-  const killListeners = () => db.store.all("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'svc-invalidation%'");
-  const listeners = async () => (await db.store.all("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'svc-invalidation'")).length;
+  const killListeners = () =>
+    db.store.all("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'svc-invalidation%'");
+  const listeners = async () =>
+    (await db.store.all("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'svc-invalidation'")).length;
 
   before(async () => {
     db = await postgresTestStore();

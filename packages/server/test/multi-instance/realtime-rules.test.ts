@@ -54,7 +54,10 @@ describe('two instances on one PostgreSQL, no Redis: realtime under rules', { sk
     const everyones = await insert(a, keys.secret, 'todos', { owner: null });
     [seenByAlice, seenByBob, seenByNobody] = await settle(a, keys.secret, [ofAlice, ofBob, ofNobody]);
     assert.deepEqual(seenByNobody.map(brief), [['document.created', everyones.id]], 'the new rule, from the first event after it');
-    assert.deepEqual(seenByAlice.map(brief), [['document.created', hers.id], ['document.created', everyones.id]]);
+    assert.deepEqual(seenByAlice.map(brief), [
+      ['document.created', hers.id],
+      ['document.created', everyones.id],
+    ]);
 
     assert.equal((await auth.post(a, keys.public, '/auth/sign-out', alice.session.token)).status, 204);
     assert.equal(await closeCode(ofAlice.closed), 4401);

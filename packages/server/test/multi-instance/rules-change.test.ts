@@ -45,7 +45,16 @@ describe('two instances on one PostgreSQL, no Redis: a rule change applies at on
 
   test('rules set through A bind public keys on B from the next request, and so does every later change', async () => {
     const secretOnA = secretOn(a);
-    await secretOnA.post('/todos/bulk', { documents: [{ owner: ann.user.id, t: 1 }, { owner: 'someone else', t: 2 }] }, 201);
+    await secretOnA.post(
+      '/todos/bulk',
+      {
+        documents: [
+          { owner: ann.user.id, t: 1 },
+          { owner: 'someone else', t: 2 },
+        ],
+      },
+      201,
+    );
     const onB = annOn(b);
     // No rules yet: the default lets a public key read everything and write nothing.
     assert.equal((await onB.get<Page>('/todos/docs')).total, 2);

@@ -32,7 +32,8 @@ describe('two instances on one PostgreSQL, no Redis: ended grants close sockets 
 
   test("a key revoked on A: its socket on B is closed with 4401 and B opens no new one; another key's socket stays", async () => {
     const op = await signIn(a);
-    const newKey = async () => (await request(a, 'POST', `/admin/databases/${databaseId}/keys`, { key: op, body: { kind: 'secret' } })).json as { key: string; id: string };
+    const newKey = async () =>
+      (await request(a, 'POST', `/admin/databases/${databaseId}/keys`, { key: op, body: { kind: 'secret' } })).json as { key: string; id: string };
     const [doomed, kept] = [await newKey(), await newKey()];
     const urlOf = async (key: string) => ((await request(b, 'POST', '/realtime/token', { key, body: { collections: ['x'] } })).json as { url: string }).url;
     const url = await urlOf(doomed.key);

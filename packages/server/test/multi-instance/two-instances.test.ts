@@ -22,8 +22,12 @@ describe('two instances on one PostgreSQL and one Redis', { skip: await missingS
   before(async () => {
     db = await postgresTestStore();
     const env = {
-      DATABASE_URL: db.url, REDIS_URL, RATE_LIMIT_PER_KEY: '40', RATE_LIMIT_PER_IP: '100000',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '200',
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      RATE_LIMIT_PER_KEY: '40',
+      RATE_LIMIT_PER_IP: '100000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_BASE_MS: '200',
     };
     [a, b] = await Promise.all([startProcess(env), startProcess(env)]);
     receiver = await startReceiver();
@@ -66,7 +70,10 @@ describe('two instances on one PostgreSQL and one Redis', { skip: await missingS
       written.push(((await request(via, 'POST', '/feed/docs', { key, body: { i } })).json as { id: string }).id);
     }
     const events = await c.waitFor((m) => m.type === 'event', 20);
-    assert.deepEqual(events.map((e) => e.document.id), written);
+    assert.deepEqual(
+      events.map((e) => e.document.id),
+      written,
+    );
     await c.close();
   });
 

@@ -60,9 +60,12 @@ forEachStore('operations endpoints', (kind) => {
     const guardedApi = apiClient(guarded);
     try {
       const refused: Array<[string, Record<string, string>]> = [
-        ['no Authorization', {}], ['a wrong token', { authorization: 'Bearer metrics-token-0123456789abcdeX' }],
-        ['a prefix of the token', { authorization: `Bearer ${token.slice(0, 10)}` }], ['the token and more', { authorization: `Bearer ${token}0` }],
-        ['another scheme', { authorization: `Basic ${token}` }], ['an empty bearer', { authorization: 'Bearer ' }],
+        ['no Authorization', {}],
+        ['a wrong token', { authorization: 'Bearer metrics-token-0123456789abcdeX' }],
+        ['a prefix of the token', { authorization: `Bearer ${token.slice(0, 10)}` }],
+        ['the token and more', { authorization: `Bearer ${token}0` }],
+        ['another scheme', { authorization: `Basic ${token}` }],
+        ['an empty bearer', { authorization: 'Bearer ' }],
       ];
       for (const [what, headers] of refused) {
         const r = await guardedApi.request('GET', '/metrics', { root: true, headers });
@@ -100,7 +103,10 @@ forEachStore('operations endpoints', (kind) => {
       for (const m of methods) assert.ok(doc.paths[path][m], `${m.toUpperCase()} ${path}`);
     }
     const list = doc.paths['/v1/{collection}/docs'].get as { parameters: Array<{ name: string; in: string }> };
-    const query = list.parameters.filter((p) => p.in === 'query').map((p) => p.name).sort();
+    const query = list.parameters
+      .filter((p) => p.in === 'query')
+      .map((p) => p.name)
+      .sort();
     assert.deepEqual(query, ['filter', 'limit', 'offset', 'sortBy', 'sortOrder']);
     const create = doc.paths['/v1/{collection}/docs'].post as { responses: Record<string, unknown> };
     for (const status of ['201', '400', '401', '403', '409', '413']) assert.ok(create.responses[status], `POST docs documents ${status}`);

@@ -22,7 +22,9 @@ export async function call(url: string, init: { method?: string; key?: string; b
   let res: Response;
   try {
     res = await fetch(url, {
-      method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: AbortSignal.timeout(NO_HANG_MS),
     });
   } catch (e) {
@@ -30,7 +32,11 @@ export async function call(url: string, init: { method?: string; key?: string; b
   }
   const text = await res.text();
   let json: Record<string, any> | undefined;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, headers: res.headers, json };
 }
 
@@ -60,7 +66,12 @@ export class Writers {
   private next = 0;
   private readonly loops: Promise<void>[];
 
-  constructor(private readonly url: string, private readonly key: string, count = 3, private readonly pauseMs = 25) {
+  constructor(
+    private readonly url: string,
+    private readonly key: string,
+    count = 3,
+    private readonly pauseMs = 25,
+  ) {
     this.loops = Array.from({ length: count }, () => this.loop());
   }
 
@@ -69,8 +80,13 @@ export class Writers {
       const n = ++this.next;
       const r = await call(this.url, { method: 'POST', key: this.key, body: { n } });
       this.outcomes.push({
-        n, status: r.status, id: r.json?.id, code: r.json?.error?.code, message: r.json?.error?.message,
-        retryAfter: r.headers.get('retry-after'), at: Date.now(),
+        n,
+        status: r.status,
+        id: r.json?.id,
+        code: r.json?.error?.code,
+        message: r.json?.error?.message,
+        retryAfter: r.headers.get('retry-after'),
+        at: Date.now(),
       });
       await sleep(this.pauseMs);
     }

@@ -53,11 +53,15 @@ describe('PostgreSQL outage', { skip: missing }, () => {
   const docsUrl = (collection: string) => `${t.server.base}/${collection}/docs`;
   const ready = () => call(`${t.server.url}/ready`);
   /** /ready once it answers `status`. */
-  const readyWith = (status: number) => eventually(async () => {
-    const r = await ready();
-    assert.equal(r.status, status);
-    return r;
-  }, outageWait(`/ready ${status}`));
+  const readyWith = (status: number) =>
+    eventually(
+      async () => {
+        const r = await ready();
+        assert.equal(r.status, status);
+        return r;
+      },
+      outageWait(`/ready ${status}`),
+    );
 
   /** After an outage: every 201 is stored (read through svc), no 503 is, and each stored one reaches the webhook. */
   async function assertWritesKept(collection: string, outcomes: WriteOutcome[]): Promise<string> {
@@ -71,7 +75,13 @@ describe('PostgreSQL outage', { skip: missing }, () => {
     }
     for (const o of outcomes.filter((x) => x.status === 201)) assert.equal(stored.get(o.n), o.id, `acknowledged write ${o.n} is stored`);
     for (const o of outcomes.filter((x) => x.status === 503)) assert.equal(stored.has(o.n), false, `write ${o.n} answered 503 was not committed`);
-    const delivered = () => new Set(receiver.received.map((r) => JSON.parse(r.body)).filter((e) => e.collection === collection).map((e) => e.document.n));
+    const delivered = () =>
+      new Set(
+        receiver.received
+          .map((r) => JSON.parse(r.body))
+          .filter((e) => e.collection === collection)
+          .map((e) => e.document.n),
+      );
     await eventually(() => outcomes.every((o) => o.status !== 201 || delivered().has(o.n)), outageWait('a webhook delivery of every acknowledged write'));
     const count = (status: number) => outcomes.filter((o) => o.status === status).length;
     return `writes: ${count(201)} × 201, ${count(503)} × 503, ${count(500)} × 500 (outcome unknown)`;

@@ -47,7 +47,7 @@ forEachStore('Redis outage', (kind) => {
   let b: TestServer;
   let database: TestDatabase;
   const logA = new LogLines();
-  const ready = async (s: TestServer) => (await call(`${s.url}/ready`));
+  const ready = async (s: TestServer) => await call(`${s.url}/ready`);
   const redisIs = async (s: TestServer, state: 'ok' | 'down') => (await ready(s)).json?.redis === state;
 
   // Two instances sharing one store and Redis: not useServer() (B must close before A drops the store).
@@ -83,7 +83,10 @@ forEachStore('Redis outage', (kind) => {
       ids.push(w.json!.id);
     }
     const events = await c.waitFor((m) => m.type === 'event', already + 3, 15_000);
-    assert.deepEqual(events.slice(already).map((e) => e.document.id), ids);
+    assert.deepEqual(
+      events.slice(already).map((e) => e.document.id),
+      ids,
+    );
   }
 
   test('stopped: served with per-instance limits, realtime across instances, /ready reports it, logged once each way', async () => {

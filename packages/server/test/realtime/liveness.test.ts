@@ -15,11 +15,18 @@ import { openWs } from '../helpers/ws.ts';
 async function rawUpgrade(url: string): Promise<{ socket: Socket; closed: Promise<void> }> {
   const u = new URL(url);
   const socket = connect(Number(u.port), u.hostname);
-  await new Promise<void>((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
-  const closed = new Promise<void>((resolve) => { socket.once('close', () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const closed = new Promise<void>((resolve) => {
+    socket.once('close', () => resolve());
+  });
   socket.on('error', () => undefined);
-  socket.write(`GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-    `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  socket.write(
+    `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
   const head = await new Promise<string>((resolve) => socket.once('data', (d) => resolve(d.toString())));
   assert.match(head, /^HTTP\/1\.1 101/);
   return { socket, closed };
@@ -29,8 +36,14 @@ forEachStore('realtime liveness', (kind) => {
   const t = useServer(kind, { env: { REALTIME_HEARTBEAT_MS: '200' } });
   // Heartbeats of 200 ms would drop the stalled reader before its buffer fills: a server of its own.
   const slow = useServer(kind, { env: { REALTIME_MAX_BUFFER_BYTES: '65536' } });
-  const api = apiClient(() => t.server, () => t.db.secretKey);
-  const slowApi = apiClient(() => slow.server, () => slow.db.secretKey);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
+  const slowApi = apiClient(
+    () => slow.server,
+    () => slow.db.secretKey,
+  );
 
   const tokenUrl = async (collections: string[], client: ApiClient = api) => (await client.post<{ url: string }>('/realtime/token', { collections }, 201)).url;
 

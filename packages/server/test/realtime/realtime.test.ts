@@ -10,7 +10,10 @@ import { ManualClock } from '../../src/infra/clock.ts';
 forEachStore('realtime', (kind) => {
   const clock = new ManualClock();
   const t = useServer(kind, { clock });
-  const secret = apiClient(() => t.server, () => t.db.secretKey);
+  const secret = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
 
   const token = (collections: string[], key = t.db.secretKey) =>
     secret.post<{ token: string; expiresAt: string; url: string }>('/realtime/token', { collections }, 201, { key });
@@ -42,7 +45,10 @@ forEachStore('realtime', (kind) => {
     const patched = await secret.patch(`/live/docs/${doc.id}`, { n: 2 });
     await secret.delete(`/live/docs/${doc.id}`);
     const evs = await c.waitFor((m) => m.type === 'event', 3);
-    assert.deepEqual(evs.map((e) => e.event), ['document.created', 'document.updated', 'document.deleted']);
+    assert.deepEqual(
+      evs.map((e) => e.event),
+      ['document.created', 'document.updated', 'document.deleted'],
+    );
     assert.deepEqual(evs[1].document, patched);
     assert.deepEqual(evs[2].document, patched, 'a deleted event carries the document as it was');
     const ids = evs.map((e) => BigInt(e.id));
@@ -93,9 +99,14 @@ forEachStore('realtime', (kind) => {
     await secret.delete(`/resume/docs/${first.id}`);
     c = await openWs(`${rt.url}&after=${seen.id}`);
     const replay = await c.waitFor((m) => m.type === 'event', 3);
-    assert.deepEqual(replay.map((e) => [e.event, e.document.id]), [
-      ['document.created', d1.id], ['document.updated', d1.id], ['document.deleted', first.id],
-    ]);
+    assert.deepEqual(
+      replay.map((e) => [e.event, e.document.id]),
+      [
+        ['document.created', d1.id],
+        ['document.updated', d1.id],
+        ['document.deleted', first.id],
+      ],
+    );
     const live = await insert('resume', { step: 'live' });
     const all = await c.waitFor((m) => m.type === 'event', 4);
     assert.equal(all[3].document.id, live.id);
@@ -108,7 +119,10 @@ forEachStore('realtime', (kind) => {
     c = await openWs(`${rt.url}&after=${lastId}`);
     await c.waitFor((m) => m.type === 'ready');
     await sleep(200);
-    assert.deepEqual(c.messages.map((m) => m.type), ['ready']);
+    assert.deepEqual(
+      c.messages.map((m) => m.type),
+      ['ready'],
+    );
     await c.close();
 
     // Retention pruned what the client missed: it is told to reload.
@@ -158,6 +172,10 @@ forEachStore('realtime', (kind) => {
     const docIds = received.map((e) => e.document.id);
     assert.equal(new Set(docIds).size, docIds.length, 'no event twice');
     const missing = written.filter((id) => !docIds.includes(id));
-    assert.deepEqual(new Set(docIds), new Set(written), `every written document arrived: ${received.length} received, ${written.length} written, missing ${missing.length}: ${missing.slice(0, 3)}`);
+    assert.deepEqual(
+      new Set(docIds),
+      new Set(written),
+      `every written document arrived: ${received.length} received, ${written.length} written, missing ${missing.length}: ${missing.slice(0, 3)}`,
+    );
   });
 });

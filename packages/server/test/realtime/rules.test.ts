@@ -60,14 +60,25 @@ forEachStore('realtime under rules', (kind) => {
     await patch('todos', t1.id, { title: 'a1, edited' });
     assert.equal((await request(server, 'DELETE', `/todos/docs/${t2.id}`, { key: db.secretKey })).status, 204);
     const [ofA, ofB, ofNobody, ofSecret] = await settle(server, db.secretKey, sockets);
-    assert.deepEqual(ofA.map(brief), [['document.created', t1.id], ['document.created', t3.id], ['document.updated', t1.id]]);
+    assert.deepEqual(ofA.map(brief), [
+      ['document.created', t1.id],
+      ['document.created', t3.id],
+      ['document.updated', t1.id],
+    ]);
     assert.equal(ofA[2].document.title, 'a1, edited');
-    assert.deepEqual(ofB.map(brief), [['document.created', t2.id], ['document.deleted', t2.id]]);
+    assert.deepEqual(ofB.map(brief), [
+      ['document.created', t2.id],
+      ['document.deleted', t2.id],
+    ]);
     assert.equal(ofB[1].document.owner, b.user.id, 'a deleted document is judged, and sent, as it was');
     assert.deepEqual(ofNobody, [], 'no session: a filter rule shows nothing');
     assert.deepEqual(ofSecret.map(brief), [
-      ['document.created', t1.id], ['document.created', t2.id], ['document.created', t3.id], ['document.created', t4.id],
-      ['document.updated', t1.id], ['document.deleted', t2.id],
+      ['document.created', t1.id],
+      ['document.created', t2.id],
+      ['document.created', t3.id],
+      ['document.created', t4.id],
+      ['document.updated', t1.id],
+      ['document.deleted', t2.id],
     ]);
     await Promise.all(sockets.map((s) => s.close()));
   });
@@ -75,7 +86,11 @@ forEachStore('realtime under rules', (kind) => {
   test('rule forms: true → everyone; "signedIn" → sockets with a user; false, an entry without read or no entry → nobody', async () => {
     const { server, db } = ctx;
     await putRules(server, db.secretKey, {
-      open: { read: true }, members: { read: 'signedIn' }, closed: { read: false }, writeOnly: { create: true }, [MARKS]: { read: true },
+      open: { read: true },
+      members: { read: 'signedIn' },
+      closed: { read: false },
+      writeOnly: { create: true },
+      [MARKS]: { read: true },
     });
     const u = await newUser(server, db.publicKey, 'forms@example.com');
     const collections = ['open', 'members', 'closed', 'writeOnly', 'unlisted', MARKS];
@@ -85,7 +100,10 @@ forEachStore('realtime under rules', (kind) => {
     for (const c of collections.slice(0, 5)) ids[c] = (await insert(server, db.secretKey, c, { c })).id;
     const [ofAnonymous, ofUser] = await settle(server, db.secretKey, [anonymous, signedIn]);
     assert.deepEqual(ofAnonymous.map(brief), [['document.created', ids.open]]);
-    assert.deepEqual(ofUser.map(brief), [['document.created', ids.open], ['document.created', ids.members]]);
+    assert.deepEqual(ofUser.map(brief), [
+      ['document.created', ids.open],
+      ['document.created', ids.members],
+    ]);
     await Promise.all([anonymous.close(), signedIn.close()]);
   });
 
@@ -117,10 +135,16 @@ forEachStore('realtime under rules', (kind) => {
     await patch('moving', todo.id, { title: 'B edits' });
     const backToA = await patch('moving', todo.id, { owner: a.user.id });
     const [ofA, ofB] = await settle(server, db.secretKey, [socketA, socketB]);
-    assert.deepEqual(ofA.map((e) => e.event), ['document.created', 'document.updated', 'document.deleted', 'document.updated']);
+    assert.deepEqual(
+      ofA.map((e) => e.event),
+      ['document.created', 'document.updated', 'document.deleted', 'document.updated'],
+    );
     assert.deepEqual(ofA[2].document, asA, 'moved out: deleted, carrying the version A could see');
     assert.deepEqual(ofA[3].document, backToA, 'moved back in: updated');
-    assert.deepEqual(ofB.map((e) => e.event), ['document.updated', 'document.updated', 'document.deleted']);
+    assert.deepEqual(
+      ofB.map((e) => e.event),
+      ['document.updated', 'document.updated', 'document.deleted'],
+    );
     assert.deepEqual(ofB[0].document, asB, 'moved in: updated, with the new version');
     assert.equal(ofB[2].document.owner, b.user.id, 'moved out of B: the version B could see');
     for (const events of [ofA, ofB]) assert.ok(events.every((e) => e.document.id === todo.id));

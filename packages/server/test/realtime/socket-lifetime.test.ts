@@ -15,8 +15,14 @@ import { closeCode } from './upgrade.ts';
 forEachStore('realtime socket lifetime', (kind) => {
   const clock = new ManualClock();
   const t = useServer(kind, { clock });
-  const secret = apiClient(() => t.server, () => t.db.secretKey);
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const secret = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
 
   /** The socket URL of a new token asked for by `client` (by default with the secret key). */
   const tokenUrl = async (client: ApiClient = secret, opts: CallOptions = {}) =>

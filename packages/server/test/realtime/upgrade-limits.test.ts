@@ -33,7 +33,10 @@ forEachStore('realtime upgrade limits', (kind) => {
     const url = await tokenUrl(server, (k.json as { key: string }).key); // the key's first request of the minute
     const answers: UpgradeAnswer[] = [];
     for (let i = 0; i < 15; i += 1) answers.push(await upgrade(url));
-    assert.deepEqual(answers.map((a) => a.status), [...Array(14).fill(101), 429]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [...Array(14).fill(101), 429],
+    );
     assertRateLimited(answers[14]);
     assert.equal(answers[14].headers['x-ratelimit-limit'], '15');
     assert.equal(answers[0].headers['x-ratelimit-remaining'], '13', 'the 101 answer carries the X-RateLimit-* headers too');

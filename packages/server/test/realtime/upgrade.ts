@@ -15,7 +15,10 @@ export function upgrade(url: string): Promise<UpgradeAnswer> {
   const u = new URL(url.replace(/^ws/, 'http'));
   return new Promise((resolve, reject) => {
     const req = httpRequest({
-      host: u.hostname, port: Number(u.port), path: `${u.pathname}${u.search}`, agent: false,
+      host: u.hostname,
+      port: Number(u.port),
+      path: `${u.pathname}${u.search}`,
+      agent: false,
       headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Key': randomBytes(16).toString('base64'), 'Sec-WebSocket-Version': '13' },
     });
     req.once('error', reject);
@@ -26,10 +29,16 @@ export function upgrade(url: string): Promise<UpgradeAnswer> {
     req.once('response', (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (d: string) => { text += d; });
+      res.on('data', (d: string) => {
+        text += d;
+      });
       res.once('end', () => {
         let body: unknown;
-        try { body = JSON.parse(text); } catch { body = text; }
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, end: () => undefined });
       });
     });
@@ -40,7 +49,9 @@ export function upgrade(url: string): Promise<UpgradeAnswer> {
 /** The close code of a socket the server is expected to close; fails (instead of hanging) if it stays open for `ms`. */
 export async function closeCode(closed: Promise<{ code: number }>, ms = 15_000): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`the socket was still open after ${ms} ms`)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the socket was still open after ${ms} ms`)), ms);
+  });
   try {
     return (await Promise.race([closed, timeout])).code;
   } finally {

@@ -19,12 +19,20 @@ const PASSWORD = 'correct horse battery';
  */
 forEachStore('realtime sockets of user sessions', (kind) => {
   let sink: SmtpSink;
-  before(async () => { sink = await startSmtpSink(); });
+  before(async () => {
+    sink = await startSmtpSink();
+  });
   const t = useServer(kind, () => ({ env: { SMTP_URL: sink.url, EMAIL_FROM: 'svc <auth@svc.test>' } }));
   before(() => putRules(t.server, t.db.secretKey, { notes: { read: { owner: { $auth: 'id' } } }, [MARKS]: { read: true } }));
   after(() => sink.close());
-  const pub = apiClient(() => t.server, () => t.db.publicKey);
-  const op = apiClient(() => t.server, () => t.server.operatorToken());
+  const pub = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
+  const op = apiClient(
+    () => t.server,
+    () => t.server.operatorToken(),
+  );
 
   /** A socket of the session and its URL. */
   const socketOf = async (session: string): Promise<{ url: string; socket: WsClient }> => {
@@ -55,7 +63,10 @@ forEachStore('realtime sockets of user sessions', (kind) => {
     const other = await signIn('change@example.com');
     const mine = await socketOf(current.session.token);
     const theirs = await socketOf(other.session.token);
-    const r = await auth.post(t.server, t.db.publicKey, '/auth/change-password', current.session.token, { currentPassword: PASSWORD, newPassword: 'a brand new password' });
+    const r = await auth.post(t.server, t.db.publicKey, '/auth/change-password', current.session.token, {
+      currentPassword: PASSWORD,
+      newPassword: 'a brand new password',
+    });
     assert.equal(r.status, 204, r.text);
     assert.equal(await closeCode(theirs.socket.closed), 4401);
     await assert.rejects(openWs(theirs.url), { statusCode: 401 });

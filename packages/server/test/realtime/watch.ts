@@ -41,10 +41,12 @@ export async function insert(server: Server, secretKey: string, collection: stri
  */
 export async function settle(server: Server, secretKey: string, sockets: WsClient[]): Promise<Array<Array<Record<string, any>>>> {
   const mark = await insert(server, secretKey, MARKS, { mark: true });
-  return Promise.all(sockets.map(async (s) => {
-    await s.waitFor((m) => m.type === 'event' && m.document?.id === mark.id);
-    return s.events().filter((e) => e.collection !== MARKS);
-  }));
+  return Promise.all(
+    sockets.map(async (s) => {
+      await s.waitFor((m) => m.type === 'event' && m.document?.id === mark.id);
+      return s.events().filter((e) => e.collection !== MARKS);
+    }),
+  );
 }
 
 /** An event as `[type, document id]`, for comparing sequences. */

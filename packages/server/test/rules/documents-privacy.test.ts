@@ -18,8 +18,16 @@ const RULES = { todos: { read: { owner: own }, create: { owner: own }, update: {
  */
 forEachStore('private todos: two users under owner rules', (kind) => {
   const t = useServer(kind);
-  const secret = apiClient(() => t.server, () => t.db.secretKey);
-  const as = (u: SignedIn): ApiClient => apiClient(() => t.server, () => t.db.publicKey, () => ({ headers: { 'x-session-token': u.session.token } }));
+  const secret = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
+  const as = (u: SignedIn): ApiClient =>
+    apiClient(
+      () => t.server,
+      () => t.db.publicKey,
+      () => ({ headers: { 'x-session-token': u.session.token } }),
+    );
   let ann: SignedIn;
   let bob: SignedIn;
   let annC: ApiClient;
@@ -33,7 +41,13 @@ forEachStore('private todos: two users under owner rules', (kind) => {
     bob = await newUser(t.server, t.db.publicKey, 'bob@todos.test');
     annC = as(ann);
     bobC = as(bob);
-    annTodos = (await annC.post<{ documents: Todo[] }>('/todos/bulk', { documents: ['milk', 'bread', 'eggs'].map((title, i) => ({ owner: ann.user.id, title, rank: i })) }, 201)).documents;
+    annTodos = (
+      await annC.post<{ documents: Todo[] }>(
+        '/todos/bulk',
+        { documents: ['milk', 'bread', 'eggs'].map((title, i) => ({ owner: ann.user.id, title, rank: i })) },
+        201,
+      )
+    ).documents;
     bobTodos = [];
     for (const title of ['taxes', 'garden']) bobTodos.push(await bobC.post<Todo>('/todos/docs', { owner: bob.user.id, title, rank: 10 }, 201));
   });
@@ -41,25 +55,39 @@ forEachStore('private todos: two users under owner rules', (kind) => {
   const stored = () => secret.get<Page>('/todos/docs', 200, { query: { limit: 1000, sortBy: 'title' } });
 
   test('each lists only their own todos, whatever they filter, sort or page by', async () => {
-    for (const [client, mine] of [[annC, annTodos], [bobC, bobTodos]] as const) {
+    for (const [client, mine] of [
+      [annC, annTodos],
+      [bobC, bobTodos],
+    ] as const) {
       const ids = mine.map((d) => d.id).sort();
       const page = await client.get<Page>('/todos/docs', 200, { query: { limit: 100 } });
       assert.deepEqual(page.documents.map((d) => d.id).sort(), ids);
       assert.equal(page.total, ids.length);
       const queries: Array<Record<string, string | number>> = [
-        { sortBy: 'title', sortOrder: 'desc' }, { sortBy: 'owner' }, { sortBy: 'rank', limit: 1, offset: 1 },
-        { filter: JSON.stringify({ owner: { $exists: true } }) }, { filter: JSON.stringify({ title: { $gte: '' } }) },
+        { sortBy: 'title', sortOrder: 'desc' },
+        { sortBy: 'owner' },
+        { sortBy: 'rank', limit: 1, offset: 1 },
+        { filter: JSON.stringify({ owner: { $exists: true } }) },
+        { filter: JSON.stringify({ title: { $gte: '' } }) },
       ];
       for (const query of queries) {
         const r = await client.get<Page>('/todos/docs', 200, { query });
-        assert.ok(r.documents.every((d) => ids.includes(d.id)), JSON.stringify(query));
+        assert.ok(
+          r.documents.every((d) => ids.includes(d.id)),
+          JSON.stringify(query),
+        );
         assert.ok(r.total <= ids.length, JSON.stringify(query));
       }
     }
   });
 
   test("a filter naming the other user's id finds nothing, alone or ORed", async () => {
-    for (const filter of [{ owner: bob.user.id }, { owner: { $in: [bob.user.id, 'x'] } }, { $or: [{ owner: bob.user.id }, { title: 'taxes' }] }, { owner: { $ne: ann.user.id } }]) {
+    for (const filter of [
+      { owner: bob.user.id },
+      { owner: { $in: [bob.user.id, 'x'] } },
+      { $or: [{ owner: bob.user.id }, { title: 'taxes' }] },
+      { owner: { $ne: ann.user.id } },
+    ]) {
       const r = await annC.get<Page>('/todos/docs', 200, { query: { filter: JSON.stringify(filter) } });
       assert.deepEqual([r.documents, r.total], [[], 0], JSON.stringify(filter));
     }
@@ -67,11 +95,19 @@ forEachStore('private todos: two users under owner rules', (kind) => {
 
   test("neither gets, changes nor deletes the other's todos: 404 as if they did not exist; the todos are untouched", async () => {
     const before = await stored();
-    for (const [client, theirs] of [[annC, bobTodos], [bobC, annTodos]] as const) {
+    for (const [client, theirs] of [
+      [annC, bobTodos],
+      [bobC, annTodos],
+    ] as const) {
       for (const todo of theirs) {
         assertError(await client.request('GET', `/todos/docs/${todo.id}`), 404, 'not_found', 'get');
         assertError(await client.request('PATCH', `/todos/docs/${todo.id}`, { body: { title: 'mine now' } }), 404, 'not_found', 'patch');
-        assertError(await client.request('PATCH', `/todos/docs/${todo.id}`, { body: { owner: todo.owner === ann.user.id ? bob.user.id : ann.user.id } }), 404, 'not_found', 'patch that takes it');
+        assertError(
+          await client.request('PATCH', `/todos/docs/${todo.id}`, { body: { owner: todo.owner === ann.user.id ? bob.user.id : ann.user.id } }),
+          404,
+          'not_found',
+          'patch that takes it',
+        );
         assertError(await client.request('DELETE', `/todos/docs/${todo.id}`), 404, 'not_found', 'delete');
       }
     }
@@ -82,7 +118,19 @@ forEachStore('private todos: two users under owner rules', (kind) => {
     const before = await stored();
     assertError(await annC.request('PATCH', `/todos/docs/${annTodos[0].id}`, { body: { owner: bob.user.id } }), 403, 'forbidden', 'give away');
     assertError(await annC.request('POST', '/todos/docs', { body: { owner: bob.user.id, title: 'spam' } }), 403, 'forbidden', 'create for bob');
-    assertError(await annC.request('POST', '/todos/bulk', { body: { documents: [{ owner: ann.user.id, title: 'ok' }, { owner: bob.user.id, title: 'spam' }] } }), 403, 'forbidden', 'bulk');
+    assertError(
+      await annC.request('POST', '/todos/bulk', {
+        body: {
+          documents: [
+            { owner: ann.user.id, title: 'ok' },
+            { owner: bob.user.id, title: 'spam' },
+          ],
+        },
+      }),
+      403,
+      'forbidden',
+      'bulk',
+    );
     assertError(await annC.request('POST', '/todos/docs', { body: { id: bobTodos[0].id, owner: ann.user.id } }), 403, 'forbidden', "bob's id");
     assert.deepEqual(await stored(), before);
   });
@@ -98,7 +146,7 @@ forEachStore('private todos: two users under owner rules', (kind) => {
     assert.deepEqual(titles, ['garden', 'milk', 'rye bread', 'taxes']);
   });
 
-  test('the check and the write see the same version: an update racing a change of owner never lands on a todo that was no longer the user\'s', async () => {
+  test("the check and the write see the same version: an update racing a change of owner never lands on a todo that was no longer the user's", async () => {
     const todo = await annC.post<Todo>('/todos/docs', { owner: ann.user.id, title: 'contested' }, 201);
     const from = t.server.changes.length;
     // The secret key hands the todo back and forth while ann edits it; each of her edits stamps it.
@@ -113,14 +161,17 @@ forEachStore('private todos: two users under owner rules', (kind) => {
         }
       })(),
     ]);
-    const updates = t.server.changes.slice(from).filter((e) => e.type === 'document.updated' && e.document.id === todo.id)
+    const updates = t.server.changes
+      .slice(from)
+      .filter((e) => e.type === 'document.updated' && e.document.id === todo.id)
       .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
     assert.ok(updates.length >= 20);
     let current: unknown = todo;
     for (const e of updates) {
       // Each update starts from the version the one before it made: none was judged on an older one.
       assert.deepEqual(e.previous, current, `event ${e.id} started from another version than the last`);
-      if (e.document.stamp !== e.previous?.stamp) assert.equal(e.previous?.owner, ann.user.id, `ann's edit ${String(e.document.stamp)} landed on a todo of ${String(e.previous?.owner)}`);
+      if (e.document.stamp !== e.previous?.stamp)
+        assert.equal(e.previous?.owner, ann.user.id, `ann's edit ${String(e.document.stamp)} landed on a todo of ${String(e.previous?.owner)}`);
       current = e.document;
     }
   });

@@ -19,7 +19,11 @@ const RULES = {
   todos: { read: { owner: own }, create: { owner: own }, update: { owner: own }, delete: { owner: own } },
   // The update rule matches more than the read rule, and the other way round.
   drafts: { read: { published: true }, update: { owner: own }, delete: { owner: own } },
-  locked: { read: { owner: own }, update: { $and: [{ owner: own }, { locked: { $ne: true } }] }, delete: { $and: [{ owner: own }, { locked: { $ne: true } }] } },
+  locked: {
+    read: { owner: own },
+    update: { $and: [{ owner: own }, { locked: { $ne: true } }] },
+    delete: { $and: [{ owner: own }, { locked: { $ne: true } }] },
+  },
   members: { read: 'signedIn', create: 'signedIn' },
   open: { read: true, create: true, update: true, delete: true },
   closed: { read: false, create: false },
@@ -34,11 +38,21 @@ const RULES = {
 
 forEachStore('document routes under rules (API.md §10 table)', (kind) => {
   const t = useServer(kind);
-  const secret = apiClient(() => t.server, () => t.db.secretKey);
-  const anonymous = apiClient(() => t.server, () => t.db.publicKey);
+  const secret = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
+  const anonymous = apiClient(
+    () => t.server,
+    () => t.db.publicKey,
+  );
   /** A public-key client acting for a user (X-Session-Token). */
   const as = (u: SignedIn | string): ApiClient =>
-    apiClient(() => t.server, () => t.db.publicKey, () => ({ headers: { 'x-session-token': typeof u === 'string' ? u : u.session.token } }));
+    apiClient(
+      () => t.server,
+      () => t.db.publicKey,
+      () => ({ headers: { 'x-session-token': typeof u === 'string' ? u : u.session.token } }),
+    );
   let ann: SignedIn;
   let bob: SignedIn;
   let annC: ApiClient;
@@ -100,16 +114,25 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
     const stranger = await newUser(t.server, other.publicKey, 'stranger@example.com');
     const before = await snapshot('todos');
     const sessions: Array<[string, Record<string, string>]> = [
-      ['no session', {}], ['an empty one', { 'x-session-token': '' }], ['an unknown one', { 'x-session-token': 'not-a-session' }],
-      ['an ended one', { 'x-session-token': ended.session.token }], ["another database's", { 'x-session-token': stranger.session.token }],
+      ['no session', {}],
+      ['an empty one', { 'x-session-token': '' }],
+      ['an unknown one', { 'x-session-token': 'not-a-session' }],
+      ['an ended one', { 'x-session-token': ended.session.token }],
+      ["another database's", { 'x-session-token': stranger.session.token }],
     ];
     const calls: Array<[string, string, unknown]> = [
-      ['GET', '/todos/docs', undefined], ['GET', `/todos/docs/${todo.id}`, undefined], ['POST', '/todos/docs', { owner: ann.user.id }],
-      ['POST', '/todos/bulk', { documents: [{ owner: ann.user.id }] }], ['PATCH', `/todos/docs/${todo.id}`, { x: 1 }], ['DELETE', `/todos/docs/${todo.id}`, undefined],
-      ['GET', '/members/docs', undefined], ['POST', '/members/docs', { a: 1 }],
+      ['GET', '/todos/docs', undefined],
+      ['GET', `/todos/docs/${todo.id}`, undefined],
+      ['POST', '/todos/docs', { owner: ann.user.id }],
+      ['POST', '/todos/bulk', { documents: [{ owner: ann.user.id }] }],
+      ['PATCH', `/todos/docs/${todo.id}`, { x: 1 }],
+      ['DELETE', `/todos/docs/${todo.id}`, undefined],
+      ['GET', '/members/docs', undefined],
+      ['POST', '/members/docs', { a: 1 }],
       ['PATCH', `/drafts/docs/${todo.id}`, { x: 1 }],
       // update and delete: true would do, but the read rule needs a user.
-      ['PATCH', `/notes/docs/${todo.id}`, { x: 1 }], ['DELETE', `/notes/docs/${todo.id}`, undefined],
+      ['PATCH', `/notes/docs/${todo.id}`, { x: 1 }],
+      ['DELETE', `/notes/docs/${todo.id}`, undefined],
     ];
     for (const [what, headers] of sessions) {
       for (const [method, path, body] of calls) {
@@ -132,20 +155,39 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
   test('a list under a filter rule: only the matching documents; total, limit and offset count only them', async () => {
     await secret.post('/todos/bulk', { documents: Array.from({ length: 7 }, (_, i) => ({ owner: bob.user.id, n: i, list: 'paging' })) }, 201);
     await secret.post('/todos/bulk', { documents: Array.from({ length: 5 }, (_, i) => ({ owner: ann.user.id, n: i, list: 'paging' })) }, 201);
-    await secret.post('/todos/bulk', { documents: [{ n: 99, list: 'paging' }, { owner: null, list: 'paging' }, { owner: [ann.user.id], list: 'paging' }] }, 201);
+    await secret.post(
+      '/todos/bulk',
+      {
+        documents: [
+          { n: 99, list: 'paging' },
+          { owner: null, list: 'paging' },
+          { owner: [ann.user.id], list: 'paging' },
+        ],
+      },
+      201,
+    );
     const filter = JSON.stringify({ list: 'paging' });
     const all = await annC.get<Page>('/todos/docs', 200, { query: { filter, limit: 1000, sortBy: 'n' } });
-    assert.deepEqual(all.documents.map((d) => [d.owner, d.n]), [0, 1, 2, 3, 4].map((n) => [ann.user.id, n]), 'an array holding ann is not ann');
+    assert.deepEqual(
+      all.documents.map((d) => [d.owner, d.n]),
+      [0, 1, 2, 3, 4].map((n) => [ann.user.id, n]),
+      'an array holding ann is not ann',
+    );
     assert.equal(all.total, 5);
     const page = await annC.get<Page>('/todos/docs', 200, { query: { filter, limit: 2, offset: 2, sortBy: 'n', sortOrder: 'desc' } });
-    assert.deepEqual(page.documents.map((d) => d.n), [2, 1]);
+    assert.deepEqual(
+      page.documents.map((d) => d.n),
+      [2, 1],
+    );
     assert.deepEqual([page.total, page.limit, page.offset], [5, 2, 2]);
     const past = await annC.get<Page>('/todos/docs', 200, { query: { filter, limit: 2, offset: 5 } });
     assert.deepEqual([past.documents, past.total], [[], 5], 'past the end of what ann sees, not of the collection');
     assert.equal((await bobC.get<Page>('/todos/docs', 200, { query: { filter, limit: 3 } })).total, 7);
     assert.equal((await secret.get<Page>('/todos/docs', 200, { query: { filter } })).total, 15, 'the secret key sees every document');
     // A filter on a field every hidden document has cannot widen the rule.
-    const spy = await annC.get<Page>('/todos/docs', 200, { query: { filter: JSON.stringify({ $or: [{ owner: bob.user.id }, { n: 99 }, { owner: { $exists: false } }] }) } });
+    const spy = await annC.get<Page>('/todos/docs', 200, {
+      query: { filter: JSON.stringify({ $or: [{ owner: bob.user.id }, { n: 99 }, { owner: { $exists: false } }] }) },
+    });
     assert.deepEqual([spy.documents, spy.total], [[], 0]);
     // A $auth value that is missing (an unverified e-mail) matches nothing, never a missing field.
     await secret.post('/invites/bulk', { documents: [{ invitee: 'ann@example.com' }, { note: 'no invitee' }, { invitee: null }] }, 201);
@@ -161,7 +203,7 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
     assert.equal((await waitForIndex('assignee')).length, 1);
   });
 
-  test('get, update or delete of a document that the operation\'s rule or the read rule does not match → 404; nothing changes', async () => {
+  test("get, update or delete of a document that the operation's rule or the read rule does not match → 404; nothing changes", async () => {
     const bobs = await bobC.post<Doc>('/todos/docs', { owner: bob.user.id, title: 'bob' }, 201);
     // drafts: ann may update and delete her drafts, but read only published ones.
     const draft = await secret.post<Doc>('/drafts/docs', { owner: ann.user.id, published: false }, 201);
@@ -172,12 +214,21 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
     const bobsNote = await secret.post<Doc>('/notes/docs', { owner: bob.user.id }, 201);
     const before = await Promise.all(['todos', 'drafts', 'locked', 'notes'].map(snapshot));
     const refused: Array<[string, string, unknown]> = [
-      ['GET', `/todos/docs/${bobs.id}`, undefined], ['PATCH', `/todos/docs/${bobs.id}`, { title: 'ann was here' }], ['DELETE', `/todos/docs/${bobs.id}`, undefined],
-      ['GET', `/drafts/docs/${draft.id}`, undefined], ['PATCH', `/drafts/docs/${draft.id}`, { published: false }], ['DELETE', `/drafts/docs/${draft.id}`, undefined],
-      ['PATCH', `/drafts/docs/${published.id}`, { x: 1 }], ['DELETE', `/drafts/docs/${published.id}`, undefined],
-      ['PATCH', `/locked/docs/${lockedDoc.id}`, { locked: false }], ['DELETE', `/locked/docs/${lockedDoc.id}`, undefined],
-      ['GET', '/todos/docs/no-such-id', undefined], ['PATCH', '/todos/docs/no-such-id', { x: 1 }], ['DELETE', '/todos/docs/no-such-id', undefined],
-      ['PATCH', `/notes/docs/${bobsNote.id}`, { x: 1 }], ['DELETE', `/notes/docs/${bobsNote.id}`, undefined],
+      ['GET', `/todos/docs/${bobs.id}`, undefined],
+      ['PATCH', `/todos/docs/${bobs.id}`, { title: 'ann was here' }],
+      ['DELETE', `/todos/docs/${bobs.id}`, undefined],
+      ['GET', `/drafts/docs/${draft.id}`, undefined],
+      ['PATCH', `/drafts/docs/${draft.id}`, { published: false }],
+      ['DELETE', `/drafts/docs/${draft.id}`, undefined],
+      ['PATCH', `/drafts/docs/${published.id}`, { x: 1 }],
+      ['DELETE', `/drafts/docs/${published.id}`, undefined],
+      ['PATCH', `/locked/docs/${lockedDoc.id}`, { locked: false }],
+      ['DELETE', `/locked/docs/${lockedDoc.id}`, undefined],
+      ['GET', '/todos/docs/no-such-id', undefined],
+      ['PATCH', '/todos/docs/no-such-id', { x: 1 }],
+      ['DELETE', '/todos/docs/no-such-id', undefined],
+      ['PATCH', `/notes/docs/${bobsNote.id}`, { x: 1 }],
+      ['DELETE', `/notes/docs/${bobsNote.id}`, undefined],
     ];
     const answers: Response[] = [];
     for (const [method, path, body] of refused) {
@@ -197,11 +248,29 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
     for (const body of [{ owner: bob.user.id }, { title: 'no owner' }, { owner: [ann.user.id] }, { owner: null }]) {
       assertError(await annC.request('POST', '/todos/docs', { body }), 403, 'forbidden', JSON.stringify(body));
     }
-    const bulk = { documents: [{ owner: ann.user.id, n: 1 }, { owner: bob.user.id, n: 2 }, { owner: ann.user.id, n: 3 }] };
+    const bulk = {
+      documents: [
+        { owner: ann.user.id, n: 1 },
+        { owner: bob.user.id, n: 2 },
+        { owner: ann.user.id, n: 3 },
+      ],
+    };
     assertError(await annC.request('POST', '/todos/bulk', { body: bulk }), 403, 'forbidden', 'a bulk with one foreign todo');
     assert.deepEqual(await snapshot('todos'), before);
-    const made = await annC.post<{ documents: Doc[] }>('/todos/bulk', { documents: [{ owner: ann.user.id, n: 1 }, { owner: ann.user.id, n: 2 }] }, 201);
-    assert.deepEqual(made.documents.map((d) => d.n), [1, 2]);
+    const made = await annC.post<{ documents: Doc[] }>(
+      '/todos/bulk',
+      {
+        documents: [
+          { owner: ann.user.id, n: 1 },
+          { owner: ann.user.id, n: 2 },
+        ],
+      },
+      201,
+    );
+    assert.deepEqual(
+      made.documents.map((d) => d.n),
+      [1, 2],
+    );
   });
 
   test('an update whose stored document matches but whose result would not → 403 forbidden; nothing written', async () => {
@@ -211,7 +280,12 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
     for (const body of [{ owner: bob.user.id }, { owner: null }, { owner: [ann.user.id, bob.user.id] }]) {
       assertError(await annC.request('PATCH', `/todos/docs/${mine.id}`, { body }), 403, 'forbidden', JSON.stringify(body));
     }
-    assertError(await annC.request('PATCH', `/locked/docs/${locking.id}`, { body: { locked: true } }), 403, 'forbidden', 'ann locks it (the result breaks the update rule)');
+    assertError(
+      await annC.request('PATCH', `/locked/docs/${locking.id}`, { body: { locked: true } }),
+      403,
+      'forbidden',
+      'ann locks it (the result breaks the update rule)',
+    );
     assert.deepEqual(await snapshot('todos'), before);
     assert.deepEqual(await secret.get(`/locked/docs/${locking.id}`), locking);
     const edited = await annC.patch<Doc>(`/todos/docs/${mine.id}`, { title: 'edited' });
@@ -238,7 +312,12 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
     // Same answer whether the id is taken or free: ids are not probed.
     for (const id of [taken.id, 'free-id']) {
       assertError(await annC.request('POST', '/todos/docs', { body: { id, owner: ann.user.id } }), 403, 'forbidden', `own id ${id}`);
-      assertError(await annC.request('POST', '/todos/bulk', { body: { documents: [{ owner: ann.user.id }, { id, owner: ann.user.id }] } }), 403, 'forbidden', `bulk with id ${id}`);
+      assertError(
+        await annC.request('POST', '/todos/bulk', { body: { documents: [{ owner: ann.user.id }, { id, owner: ann.user.id }] } }),
+        403,
+        'forbidden',
+        `bulk with id ${id}`,
+      );
     }
     assertError(await anonymous.request('POST', '/open/docs', { body: { id: 'chosen', a: 1 } }), 403, 'forbidden', 'a create rule of true names no id either');
     assert.deepEqual(await snapshot('todos'), before);
@@ -257,7 +336,10 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
     for (const c of seeded) await secret.post(`/${c}/docs`, { seed: true }, 201);
     const everything = await secret.get<{ collections: Array<{ name: string; count: number }> }>('/collections');
     const names = new Set(everything.collections.map((c) => c.name));
-    assert.ok(seeded.every((c) => names.has(c)), `the secret key sees every collection: ${[...names]}`);
+    assert.ok(
+      seeded.every((c) => names.has(c)),
+      `the secret key sees every collection: ${[...names]}`,
+    );
     // open and profiles read true; elsewhere has no entry, so "*" (read: true) is its entry.
     const expected = everything.collections.filter((c) => ['elsewhere', 'open', 'profiles'].includes(c.name));
     assert.equal(expected.length, 3);
@@ -268,7 +350,11 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
   test('the secret key and the operator are not subject to rules; a rule change applies to the next request', async () => {
     const bobs = await secret.post<Doc>('/todos/docs', { owner: bob.user.id }, 201);
     assert.equal((await secret.patch<Doc>(`/todos/docs/${bobs.id}`, { owner: 'anyone' })).owner, 'anyone');
-    const op = apiClient(() => t.server, () => t.server.operatorToken(), () => ({ headers: { 'x-database-id': t.db.databaseId } }));
+    const op = apiClient(
+      () => t.server,
+      () => t.server.operatorToken(),
+      () => ({ headers: { 'x-database-id': t.db.databaseId } }),
+    );
     assert.equal((await op.post<Doc>('/closed/docs', { id: 'by-operator' }, 201)).id, 'by-operator');
     await op.delete('/closed/docs/by-operator');
     try {
@@ -277,7 +363,10 @@ forEachStore('document routes under rules (API.md §10 table)', (kind) => {
       assertError(await annC.request('POST', '/todos/docs', { body: { owner: ann.user.id } }), 403, 'read_only_key', 'create is gone');
       await secret.put('/rules', { rules: {} });
       assertError(await anonymous.request('GET', '/todos/docs'), 403, 'forbidden', 'no entry at all');
-      const off = await request(t.server, 'PATCH', `/admin/databases/${t.db.databaseId}`, { key: await t.server.operatorToken(), body: { settings: { rules: null } } });
+      const off = await request(t.server, 'PATCH', `/admin/databases/${t.db.databaseId}`, {
+        key: await t.server.operatorToken(),
+        body: { settings: { rules: null } },
+      });
       assertStatus(off, 200, 'rules removed');
       assert.equal((await anonymous.get<Page>('/todos/docs')).total > 0, true, 'no rules: the default lets public keys read');
       assertError(await annC.request('POST', '/todos/docs', { body: { owner: ann.user.id } }), 403, 'read_only_key', 'and write nothing');

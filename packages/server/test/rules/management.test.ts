@@ -102,7 +102,11 @@ forEachStore('rules management', (kind) => {
       assert.match(details(r)[0].message, message, JSON.stringify(rules));
     }
     const several = await put(ctx.db.secretKey, { posts: { read: 'yes', write: true }, 'x y': {}, ok: { read: true }, '*': { delete: { $auth: 'id' } } });
-    assert.deepEqual(details(several).map((d) => d.path), ['/rules/posts/read', '/rules/posts/write', '/rules/x y', '/rules/*/delete'], 'every bad rule, in order');
+    assert.deepEqual(
+      details(several).map((d) => d.path),
+      ['/rules/posts/read', '/rules/posts/write', '/rules/x y', '/rules/*/delete'],
+      'every bad rule, in order',
+    );
     assert.deepEqual((await get(ctx.db.secretKey)).json, before, 'nothing was stored');
   });
 
@@ -116,7 +120,10 @@ forEachStore('rules management', (kind) => {
     const bad = await patchSettings({ rules: { posts: { read: { owner: { $auth: 'phone' } } } } });
     assert.equal(bad.status, 400);
     assert.equal(errorCode(bad), 'invalid_rules');
-    assert.deepEqual(details(bad).map((d) => d.path), ['/settings/rules/posts/read']);
+    assert.deepEqual(
+      details(bad).map((d) => d.path),
+      ['/settings/rules/posts/read'],
+    );
 
     const ok = await patchSettings({ rules: { posts: { update: false } } });
     assert.equal(ok.status, 200, ok.text);
@@ -138,7 +145,7 @@ forEachStore('rules management', (kind) => {
     assert.deepEqual(await loadRules(ctx.server.db.store, ctx.db.databaseId), {});
   });
 
-  test('the rules of one database are not another\'s', async () => {
+  test("the rules of one database are not another's", async () => {
     const other = await ctx.server.createDatabase();
     assert.equal((await put(ctx.db.secretKey, { posts: { read: true } })).status, 200);
     assert.deepEqual((await get(other.secretKey)).json, { rules: { '*': { read: true } } });

@@ -104,10 +104,25 @@ test('numbers compare numerically and only with numbers; -0 equals 0', () => {
 
 test('a filter a list would refuse throws the same 400 invalid_filter', () => {
   const bad: unknown[] = [
-    { a: { $regex: 'x' } }, { $where: '1' }, { a: { $gt: 1, b: 2 } }, { 'a..b': 1 }, { a: { $in: 5 } }, { a: { $exists: 1 } },
-    { $and: [] }, { $or: {} }, { a: { $gt: {} } }, { a: { b: 1 } }, { a: [1, 2] }, { a: { $auth: 'id' } }, { a: 'nul\u0000' },
+    { a: { $regex: 'x' } },
+    { $where: '1' },
+    { a: { $gt: 1, b: 2 } },
+    { 'a..b': 1 },
+    { a: { $in: 5 } },
+    { a: { $exists: 1 } },
+    { $and: [] },
+    { $or: {} },
+    { a: { $gt: {} } },
+    { a: { b: 1 } },
+    { a: [1, 2] },
+    { a: { $auth: 'id' } },
+    { a: 'nul\u0000' },
   ];
   for (const filter of bad) {
-    assert.throws(() => compileMatcher(filter as Record<string, unknown>), (e: unknown) => e instanceof ApiError && e.code === 'invalid_filter', JSON.stringify(filter));
+    assert.throws(
+      () => compileMatcher(filter as Record<string, unknown>),
+      (e: unknown) => e instanceof ApiError && e.code === 'invalid_filter',
+      JSON.stringify(filter),
+    );
   }
 });

@@ -113,15 +113,23 @@ forEachStore('rules matcher agrees with the list filter', (kind) => {
     let nonTrivial = 0;
     for (let i = 0; i < FILTERS; i++) {
       const filter = randomFilter(r);
-      const res = await request(ctx.server, 'GET', '/items/docs', { key: ctx.db.secretKey, query: { filter: JSON.stringify(filter), limit: 1000, sortBy: 'id' } });
+      const res = await request(ctx.server, 'GET', '/items/docs', {
+        key: ctx.db.secretKey,
+        query: { filter: JSON.stringify(filter), limit: 1000, sortBy: 'id' },
+      });
       assert.equal(res.status, 200, `${JSON.stringify(filter)}: ${res.text}`);
       const fromSql = (res.json as { documents: Array<{ id: string }> }).documents.map((d) => d.id);
-      const inMemory = docs.filter(compileMatcher(filter)).map((d) => d.id as string).sort();
+      const inMemory = docs
+        .filter(compileMatcher(filter))
+        .map((d) => d.id as string)
+        .sort();
       if (fromSql.length > 0 && fromSql.length < DOCUMENTS) nonTrivial++;
       if (JSON.stringify(fromSql) !== JSON.stringify(inMemory)) {
         const differ = [...fromSql.filter((id) => !inMemory.includes(id)), ...inMemory.filter((id) => !fromSql.includes(id))];
         const shown = docs.filter((d) => differ.includes(d.id as string)).slice(0, 5);
-        assert.fail(`seed ${SEED}, filter #${i} ${JSON.stringify(filter)}\nSQL only: ${fromSql.filter((id) => !inMemory.includes(id))}\nmatcher only: ${inMemory.filter((id) => !fromSql.includes(id))}\ne.g. ${JSON.stringify(shown)}`);
+        assert.fail(
+          `seed ${SEED}, filter #${i} ${JSON.stringify(filter)}\nSQL only: ${fromSql.filter((id) => !inMemory.includes(id))}\nmatcher only: ${inMemory.filter((id) => !fromSql.includes(id))}\ne.g. ${JSON.stringify(shown)}`,
+        );
       }
     }
     // The generator must exercise the language, not produce all-or-nothing filters.

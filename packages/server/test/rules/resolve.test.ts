@@ -41,11 +41,14 @@ const resolved = (rule: Rule, user: RuleUser) => {
 };
 const NEVER = { $in: [] };
 
-test('$auth operands become the user\'s values', () => {
+test("$auth operands become the user's values", () => {
   assert.deepEqual(resolved({ owner: { $auth: 'id' } }, VERIFIED), { owner: 'u1' });
   assert.deepEqual(resolved({ email: { $eq: { $auth: 'email' } } }, VERIFIED), { email: { $eq: 'ann@example.com' } });
   assert.deepEqual(resolved({ v: { $ne: { $auth: 'emailVerified' } } }, UNVERIFIED), { v: { $ne: false } });
-  assert.deepEqual(resolved({ team: { $auth: 'appMetadata.team.id' }, level: { $lte: { $auth: 'appMetadata.level' } } }, VERIFIED), { team: 't1', level: { $lte: 3 } });
+  assert.deepEqual(resolved({ team: { $auth: 'appMetadata.team.id' }, level: { $lte: { $auth: 'appMetadata.level' } } }, VERIFIED), {
+    team: 't1',
+    level: { $lte: 3 },
+  });
   assert.deepEqual(
     resolved({ $or: [{ public: true }, { members: { $in: [{ $auth: 'id' }, 'everyone'] } }], status: { $nin: ['x', { $auth: 'id' }] } }, VERIFIED),
     { $or: [{ public: true }, { members: { $in: ['u1', 'everyone'] } }], status: { $nin: ['x', 'u1'] } },

@@ -37,21 +37,31 @@ forEachStore('group commit', (kind) => {
 
   /** A write of the database's group that appends one event named `name`, then does `then`. */
   const write = (name: string, then: (tx: Transaction) => Promise<void> = async () => undefined, calls?: Map<string, number>) =>
-    db.store.transaction(async (tx) => {
-      calls?.set(name, (calls.get(name) ?? 0) + 1);
-      const [event] = await appendChanges(tx, db.store.dialect, databaseId, [created(name)]);
-      await then(tx);
-      return event.id;
-    }, changeGroup(databaseId, db.store.dialect));
+    db.store.transaction(
+      async (tx) => {
+        calls?.set(name, (calls.get(name) ?? 0) + 1);
+        const [event] = await appendChanges(tx, db.store.dialect, databaseId, [created(name)]);
+        await then(tx);
+        return event.id;
+      },
+      changeGroup(databaseId, db.store.dialect),
+    );
 
-  const count = async () => Number((await db.store.get<{ count: number }>("SELECT count FROM collections WHERE database_id = ? AND name = 'notes'", [databaseId]))?.count ?? 0);
+  const count = async () =>
+    Number((await db.store.get<{ count: number }>("SELECT count FROM collections WHERE database_id = ? AND name = 'notes'", [databaseId]))?.count ?? 0);
   const logged = async () => (await readChanges(db.store, db.store.dialect, databaseId, '0')).map((e) => [e.id, e.document.id]);
 
   test('writes asked for together get ids in the order they were asked, gap-free; the counter and count follow', async () => {
     databaseId = await newDatabase();
     const ids = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => write(name)));
     assert.deepEqual(ids, ['1', '2', '3', '4', '5']);
-    assert.deepEqual(await logged(), [['1', 'a'], ['2', 'b'], ['3', 'c'], ['4', 'd'], ['5', 'e']]);
+    assert.deepEqual(await logged(), [
+      ['1', 'a'],
+      ['2', 'b'],
+      ['3', 'c'],
+      ['4', 'd'],
+      ['5', 'e'],
+    ]);
     assert.equal(await lastChangeId(db.store, databaseId), 5n);
     assert.equal(await count(), 5);
     assert.deepEqual(await Promise.all(['f', 'g'].map((name) => write(name))), ['6', '7'], 'the next group goes on from the counter');
@@ -60,8 +70,14 @@ forEachStore('group commit', (kind) => {
   if (kind === 'postgres') {
     test('PostgreSQL: writes asked for together run in one transaction', async () => {
       databaseId = await newDatabase();
-      const xids = await Promise.all([1, 2, 3, 4, 5, 6].map(() => db.store.transaction(async (tx) =>
-        (await tx.get<{ x: string }>('SELECT CAST(pg_current_xact_id() AS TEXT) AS x'))!.x, changeGroup(databaseId, db.store.dialect))));
+      const xids = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(() =>
+          db.store.transaction(
+            async (tx) => (await tx.get<{ x: string }>('SELECT CAST(pg_current_xact_id() AS TEXT) AS x'))!.x,
+            changeGroup(databaseId, db.store.dialect),
+          ),
+        ),
+      );
       // One, unless the machine is so slow that a write outlasts the group's time budget.
       assert.ok(new Set(xids).size < xids.length, `shared transaction ids: ${xids.join(', ')}`);
     });
@@ -70,16 +86,27 @@ forEachStore('group commit', (kind) => {
   if (kind === 'postgres') {
     test('PostgreSQL: a group past its time budget commits the writes it ran; the rest go first in the next one, ids still in order', async () => {
       databaseId = await newDatabase();
-      const slow = (i: number) => db.store.transaction(async (tx) => {
-        await tx.get(`SELECT pg_sleep(${(GROUP_TIME_BUDGET_MS * 0.6) / 1000})`);
-        const [event] = await appendChanges(tx, db.store.dialect, databaseId, [created(`s${i}`)]);
-        return [(await tx.get<{ x: string }>('SELECT CAST(pg_current_xact_id() AS TEXT) AS x'))!.x, event.id];
-      }, changeGroup(databaseId, db.store.dialect));
+      const slow = (i: number) =>
+        db.store.transaction(
+          async (tx) => {
+            await tx.get(`SELECT pg_sleep(${(GROUP_TIME_BUDGET_MS * 0.6) / 1000})`);
+            const [event] = await appendChanges(tx, db.store.dialect, databaseId, [created(`s${i}`)]);
+            return [(await tx.get<{ x: string }>('SELECT CAST(pg_current_xact_id() AS TEXT) AS x'))!.x, event.id];
+          },
+          changeGroup(databaseId, db.store.dialect),
+        );
       const results = await Promise.all([0, 1, 2, 3].map(slow));
-      assert.deepEqual(results.map(([, id]) => id), ['1', '2', '3', '4']);
+      assert.deepEqual(
+        results.map(([, id]) => id),
+        ['1', '2', '3', '4'],
+      );
       const xids = results.map(([x]) => x);
       assert.ok(new Set(xids).size >= 2, `more than one transaction: ${xids.join(', ')}`);
-      assert.deepEqual(xids, [...xids].sort((a, b) => Number(a) - Number(b)), 'later writes in later transactions');
+      assert.deepEqual(
+        xids,
+        [...xids].sort((a, b) => Number(a) - Number(b)),
+        'later writes in later transactions',
+      );
     });
   }
 
@@ -91,21 +118,60 @@ forEachStore('group commit', (kind) => {
     const outcomes = await Promise.allSettled([
       write('ok1', async (tx) => tx.afterCommit(() => committed.push('ok1')), calls),
       // Fails after appending its event (as a bulk whose second chunk conflicts does after its first).
-      write('fails-late', async (tx) => { tx.afterCommit(() => committed.push('fails-late')); throw new Error('late'); }, calls),
+      write(
+        'fails-late',
+        async (tx) => {
+          tx.afterCommit(() => committed.push('fails-late'));
+          throw new Error('late');
+        },
+        calls,
+      ),
       write('ok2', async (tx) => tx.afterCommit(() => committed.push('ok2')), calls),
       // Fails after writing a row of its own (which must go too: the probe would fail the COMMIT).
-      write('fails-wrote', async (tx) => { await marker(tx, 'fails-wrote'); throw new Error('wrote'); }, calls),
+      write(
+        'fails-wrote',
+        async (tx) => {
+          await marker(tx, 'fails-wrote');
+          throw new Error('wrote');
+        },
+        calls,
+      ),
       // Fails on a statement PostgreSQL rejects (the shared transaction is aborted until rolled back).
-      write('fails-sql', async (tx) => { await tx.run('INSERT INTO no_such_table VALUES (1)'); }, calls),
+      write(
+        'fails-sql',
+        async (tx) => {
+          await tx.run('INSERT INTO no_such_table VALUES (1)');
+        },
+        calls,
+      ),
       // Fails before any statement.
-      db.store.transaction(async () => { throw new Error('early'); }, changeGroup(databaseId, db.store.dialect)),
+      db.store.transaction(
+        async () => {
+          throw new Error('early');
+        },
+        changeGroup(databaseId, db.store.dialect),
+      ),
       write('ok3', async (tx) => tx.afterCommit(() => committed.push('ok3')), calls),
     ]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled'],
+    );
     const reasons = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as Error).message] : []));
-    assert.deepEqual(reasons.map((m) => (/no_such_table/.test(m) ? 'sql' : m)), ['late', 'wrote', 'sql', 'early'], 'each failure gets its own error');
-    assert.deepEqual(outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : [])), ['1', '2', '3']);
-    assert.deepEqual(await logged(), [['1', 'ok1'], ['2', 'ok2'], ['3', 'ok3']]);
+    assert.deepEqual(
+      reasons.map((m) => (/no_such_table/.test(m) ? 'sql' : m)),
+      ['late', 'wrote', 'sql', 'early'],
+      'each failure gets its own error',
+    );
+    assert.deepEqual(
+      outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : [])),
+      ['1', '2', '3'],
+    );
+    assert.deepEqual(await logged(), [
+      ['1', 'ok1'],
+      ['2', 'ok2'],
+      ['3', 'ok3'],
+    ]);
     assert.deepEqual(committed, ['ok1', 'ok2', 'ok3'], 'afterCommit only for the writes that committed, in order');
     assert.equal(await lastChangeId(db.store, databaseId), 3n);
     assert.equal(await count(), 3);
@@ -113,7 +179,10 @@ forEachStore('group commit', (kind) => {
     if (kind === 'postgres') {
       // A failure that left rows or an aborted transaction behind made the group run again,
       // each write in a savepoint; each write ran at most twice.
-      assert.ok([...calls.values()].every((c) => c <= 2), JSON.stringify([...calls]));
+      assert.ok(
+        [...calls.values()].every((c) => c <= 2),
+        JSON.stringify([...calls]),
+      );
     }
   });
 
@@ -123,15 +192,27 @@ forEachStore('group commit', (kind) => {
       const calls = new Map<string, number>();
       const outcomes = await Promise.allSettled([
         write('ok1', undefined, calls),
-        db.store.transaction(async (tx) => {
-          await tx.get('SELECT id FROM databases WHERE id = ? FOR UPDATE', [databaseId]);
-          await tx.run('UPDATE databases SET name = name WHERE id = ?', ['no such database']);
-          throw new Error('not found');
-        }, changeGroup(databaseId, db.store.dialect)),
+        db.store.transaction(
+          async (tx) => {
+            await tx.get('SELECT id FROM databases WHERE id = ? FOR UPDATE', [databaseId]);
+            await tx.run('UPDATE databases SET name = name WHERE id = ?', ['no such database']);
+            throw new Error('not found');
+          },
+          changeGroup(databaseId, db.store.dialect),
+        ),
         write('ok2', undefined, calls),
       ]);
-      assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled']);
-      assert.deepEqual([...calls], [['ok1', 1], ['ok2', 1]]);
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
+      assert.deepEqual(
+        [...calls],
+        [
+          ['ok1', 1],
+          ['ok2', 1],
+        ],
+      );
     });
   }
 
@@ -141,10 +222,15 @@ forEachStore('group commit', (kind) => {
     const outcomes = await Promise.allSettled([
       write('a', async (tx) => tx.afterCommit(() => committed.push('a'))),
       // Valid until COMMIT, where its deferred reference is checked and fails.
-      write('b', async (tx) => { await tx.run('INSERT INTO commit_probe (ref) VALUES (?)', ['no such database']); }),
+      write('b', async (tx) => {
+        await tx.run('INSERT INTO commit_probe (ref) VALUES (?)', ['no such database']);
+      }),
       write('c', async (tx) => tx.afterCommit(() => committed.push('c'))),
     ]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
     for (const o of outcomes) assert.match(String((o as PromiseRejectedResult).reason), /foreign key/i);
     assert.deepEqual(committed, []);
     assert.deepEqual(await logged(), []);
@@ -155,7 +241,12 @@ forEachStore('group commit', (kind) => {
 
   test('a lone write that fails rolls back; the next one gets its id', async () => {
     databaseId = await newDatabase();
-    await assert.rejects(write('x', async () => { throw new Error('alone'); }), /alone/);
+    await assert.rejects(
+      write('x', async () => {
+        throw new Error('alone');
+      }),
+      /alone/,
+    );
     assert.equal(await write('y'), '1');
     assert.deepEqual(await logged(), [['1', 'y']]);
   });

@@ -26,7 +26,10 @@ forEachStore('64-bit integers from the store', (kind) => {
     assert.equal(announced.id, '9007199254740994');
     assert.equal(await lastChangeId(store, t.db.databaseId), 9007199254740994n);
     const read = await readChanges(store, store.dialect, t.db.databaseId, PAST_2_53);
-    assert.deepEqual(read.map((e) => e.id), ['9007199254740994']);
+    assert.deepEqual(
+      read.map((e) => e.id),
+      ['9007199254740994'],
+    );
     const filtered = await request(t.server, 'GET', '/big/docs', { key: t.db.secretKey, query: { filter: JSON.stringify({ a: 1 }) } });
     assert.equal((filtered.json as { total: number }).total, 1, 'a filtered list keyed by the 64-bit version');
   });

@@ -7,7 +7,13 @@ import { apiClient } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startReceiver } from './receiver.ts';
 
-const ENV = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_BASE_MS: '200', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000' };
+const ENV = {
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_RETRY_BASE_MS: '200',
+  RATE_LIMIT_PER_KEY: '1000000',
+  RATE_LIMIT_PER_IP: '1000000',
+};
 
 forEachStore('webhook crash', (kind) => {
   test('SIGKILL while 200 deliveries are pending: after a restart every event reaches the receiver', { timeout: 90_000 }, async () => {
@@ -33,11 +39,17 @@ forEachStore('webhook crash', (kind) => {
 
       second = await startProcess({ ...ENV, DATABASE_URL: db.url }, first.port);
       await eventually(() => assert.equal(received().size, 200), { timeoutMs: 60_000, what: 'every event after the restart' });
-      assert.deepEqual([...received()].map(Number).sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => i + 1));
-      await eventually(async () => {
-        const succeeded = await db.store.get<{ n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'");
-        assert.equal(Number(succeeded!.n), 200);
-      }, { timeoutMs: 20_000, what: 'every delivery succeeded' });
+      assert.deepEqual(
+        [...received()].map(Number).sort((a, b) => a - b),
+        Array.from({ length: 200 }, (_, i) => i + 1),
+      );
+      await eventually(
+        async () => {
+          const succeeded = await db.store.get<{ n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'");
+          assert.equal(Number(succeeded!.n), 200);
+        },
+        { timeoutMs: 20_000, what: 'every delivery succeeded' },
+      );
       assert.equal(await second.kill('SIGTERM'), 0, `a clean shutdown: ${second.output()}`);
     } finally {
       await first?.kill('SIGKILL');

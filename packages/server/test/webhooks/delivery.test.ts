@@ -8,7 +8,10 @@ import { apiClient, type ApiClient } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startReceiver, type Receiver, type Received } from './receiver.ts';
 
-interface Created { id: string; secret: string }
+interface Created {
+  id: string;
+  secret: string;
+}
 type Deliveries = { deliveries: Array<Record<string, unknown>>; total: number };
 
 const body = (r: Received) => JSON.parse(r.body) as Record<string, unknown>;
@@ -16,7 +19,9 @@ const body = (r: Received) => JSON.parse(r.body) as Record<string, unknown>;
 forEachStore('webhook deliveries', (kind) => {
   const t = useServer(kind, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '50' } });
   let receiver: Receiver;
-  before(async () => { receiver = await startReceiver(); });
+  before(async () => {
+    receiver = await startReceiver();
+  });
   after(() => receiver.close());
 
   /** A new database of its own (the receiver is shared) and a client with its secret key. */
@@ -38,7 +43,10 @@ forEachStore('webhook deliveries', (kind) => {
     await api.delete(`/posts/docs/${doc.id}`);
     await receivedFor(db, 3);
     const got = mine(db).sort((a, b) => Number(body(a).id) - Number(body(b).id));
-    assert.deepEqual(got.map((r) => body(r).type), ['document.created', 'document.updated', 'document.deleted']);
+    assert.deepEqual(
+      got.map((r) => body(r).type),
+      ['document.created', 'document.updated', 'document.deleted'],
+    );
     const [created, updated, deleted] = got.map(body);
     assert.deepEqual(created, { id: '1', type: 'document.created', timestamp: doc.createdAt, database: db.databaseId, collection: 'posts', document: doc });
     assert.deepEqual(updated.previous, doc);
@@ -56,22 +64,44 @@ forEachStore('webhook deliveries', (kind) => {
       assert.equal(await verifyGithubStyle(h.secret, r.body, String(r.headers['x-service-signature'])), true);
       assert.equal(await verifyGithubStyle('whsec_wrong', r.body, String(r.headers['x-service-signature'])), false);
       const verified = sw.verify(r.body, {
-        'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']),
+        'webhook-id': String(r.headers['webhook-id']),
+        'webhook-timestamp': String(r.headers['webhook-timestamp']),
+        'webhook-signature': String(r.headers['webhook-signature']),
       });
       assert.deepEqual(verified, body(r));
-      assert.throws(() => sw.verify(r.body + ' ', {
-        'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']),
-      }));
+      assert.throws(() =>
+        sw.verify(r.body + ' ', {
+          'webhook-id': String(r.headers['webhook-id']),
+          'webhook-timestamp': String(r.headers['webhook-timestamp']),
+          'webhook-signature': String(r.headers['webhook-signature']),
+        }),
+      );
     }
     const { deliveries, total } = await api.get<Deliveries>(`/webhooks/${h.id}/deliveries`);
     assert.equal(total, 3);
-    assert.deepEqual(deliveries.map((d) => d.eventId), ['3', '2', '1'], 'newest first');
+    assert.deepEqual(
+      deliveries.map((d) => d.eventId),
+      ['3', '2', '1'],
+      'newest first',
+    );
     await eventually(async () => {
       const succeeded = await api.get<Deliveries>(`/webhooks/${h.id}/deliveries`, 200, { query: { status: 'succeeded' } });
       assert.equal(succeeded.total, 3, 'succeeded deliveries');
     });
     const detail = await api.get<Record<string, unknown> & { attemptLog: Array<Record<string, unknown>> }>(`/webhooks/${h.id}/deliveries/${deliveries[0].id}`);
-    assert.deepEqual(Object.keys(detail).sort(), ['attemptLog', 'attempts', 'createdAt', 'event', 'eventId', 'id', 'lastAttemptAt', 'nextAttemptAt', 'responseStatus', 'status', 'webhookId']);
+    assert.deepEqual(Object.keys(detail).sort(), [
+      'attemptLog',
+      'attempts',
+      'createdAt',
+      'event',
+      'eventId',
+      'id',
+      'lastAttemptAt',
+      'nextAttemptAt',
+      'responseStatus',
+      'status',
+      'webhookId',
+    ]);
     assert.equal(detail.status, 'succeeded');
     assert.equal(detail.attempts, 1);
     assert.equal(detail.responseStatus, 200);
@@ -154,7 +184,9 @@ forEachStore('webhook deliveries', (kind) => {
       assert.equal(await verifyGithubStyle(secret, last.body, String(last.headers['x-service-signature'])), true);
       assert.equal(await verifyGithubStyle(h.secret, last.body, String(last.headers['x-service-signature'])), false);
       new StandardWebhook(secret).verify(last.body, {
-        'webhook-id': String(last.headers['webhook-id']), 'webhook-timestamp': String(last.headers['webhook-timestamp']), 'webhook-signature': String(last.headers['webhook-signature']),
+        'webhook-id': String(last.headers['webhook-id']),
+        'webhook-timestamp': String(last.headers['webhook-timestamp']),
+        'webhook-signature': String(last.headers['webhook-signature']),
       });
     } finally {
       await flaky.close();

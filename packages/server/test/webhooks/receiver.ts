@@ -42,12 +42,17 @@ export async function startReceiver(answer: (r: Received, index: number) => Answ
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hook`, port, received,
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    received,
     async waitFor(n, ms = 10_000) {
       const deadline = Date.now() + ms;
       while (received.length < n) {
         if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${n} requests in ${ms} ms`);
-        await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 50); });
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
       }
       return received;
     },

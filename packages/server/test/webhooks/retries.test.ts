@@ -8,7 +8,12 @@ import { eventually } from '../helpers/eventually.ts';
 import { startReceiver } from './receiver.ts';
 
 interface Detail {
-  id: string; status: string; attempts: number; nextAttemptAt: string | null; lastAttemptAt: string | null; responseStatus: number | null;
+  id: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  responseStatus: number | null;
   attemptLog: Array<{ at: string; responseStatus: number | null; durationMs: number; error: string | null; responseBody: string | null }>;
 }
 
@@ -32,11 +37,14 @@ forEachStore('webhook retries', (kind) => {
     const api = await newDatabase();
     const hookId = (await api.post<{ id: string }>('/webhooks', { url }, 201)).id;
     await api.post('/posts/docs', { n: 1 }, 201);
-    const detail = await eventually(async () => {
-      const [d] = (await api.get<{ deliveries: Array<{ id: string; status: string }> }>(`/webhooks/${hookId}/deliveries`)).deliveries;
-      assert.ok(d && d.status !== 'pending', `the delivery is ${d?.status ?? 'not made yet'}`);
-      return api.get<Detail>(`/webhooks/${hookId}/deliveries/${d.id}`);
-    }, { timeoutMs: 15_000, what: 'the delivery to finish' });
+    const detail = await eventually(
+      async () => {
+        const [d] = (await api.get<{ deliveries: Array<{ id: string; status: string }> }>(`/webhooks/${hookId}/deliveries`)).deliveries;
+        assert.ok(d && d.status !== 'pending', `the delivery is ${d?.status ?? 'not made yet'}`);
+        return api.get<Detail>(`/webhooks/${hookId}/deliveries/${d.id}`);
+      },
+      { timeoutMs: 15_000, what: 'the delivery to finish' },
+    );
     return { api, hookId, detail };
   }
 
@@ -47,8 +55,14 @@ forEachStore('webhook retries', (kind) => {
       assert.equal(detail.status, 'succeeded');
       assert.equal(detail.attempts, 3);
       assert.equal(detail.responseStatus, 201);
-      assert.deepEqual(detail.attemptLog.map((a) => a.responseStatus), [500, 500, 201]);
-      assert.deepEqual(detail.attemptLog.map((a) => a.error), ['HTTP 500', 'HTTP 500', null]);
+      assert.deepEqual(
+        detail.attemptLog.map((a) => a.responseStatus),
+        [500, 500, 201],
+      );
+      assert.deepEqual(
+        detail.attemptLog.map((a) => a.error),
+        ['HTTP 500', 'HTTP 500', null],
+      );
       assert.equal(detail.attemptLog[0].responseBody!.length, 1024, 'the first 1 KiB of the answer');
       assert.ok(detail.attemptLog[0].responseBody!.startsWith('boom 0 '));
       assert.equal(detail.attemptLog[2].responseBody, 'finally');
@@ -71,7 +85,10 @@ forEachStore('webhook retries', (kind) => {
       assert.equal(detail.attempts, 3);
       assert.equal(detail.nextAttemptAt, null);
       assert.equal(detail.responseStatus, null);
-      assert.deepEqual(detail.attemptLog.map((a) => a.error), Array(3).fill('timed out after 300 ms'));
+      assert.deepEqual(
+        detail.attemptLog.map((a) => a.error),
+        Array(3).fill('timed out after 300 ms'),
+      );
       for (const a of detail.attemptLog) assert.ok(a.durationMs >= 290 && a.durationMs < 2000, `duration ${a.durationMs}`);
       assert.equal(rx.received.length, 3);
     } finally {
@@ -82,7 +99,10 @@ forEachStore('webhook retries', (kind) => {
   test('connection refused: attempts recorded, then failed', async () => {
     const { detail } = await deliverOnce(`http://127.0.0.1:${await closedPort()}/hook`);
     assert.equal(detail.status, 'failed');
-    assert.deepEqual(detail.attemptLog.map((a) => a.error), Array(3).fill('connection refused'));
+    assert.deepEqual(
+      detail.attemptLog.map((a) => a.error),
+      Array(3).fill('connection refused'),
+    );
   });
 
   test('a redirect is not followed and fails the attempt', async () => {
@@ -91,7 +111,10 @@ forEachStore('webhook retries', (kind) => {
     try {
       const { detail } = await deliverOnce(rx.url);
       assert.equal(detail.status, 'failed');
-      assert.deepEqual(detail.attemptLog.map((a) => a.responseStatus), [302, 302, 302]);
+      assert.deepEqual(
+        detail.attemptLog.map((a) => a.responseStatus),
+        [302, 302, 302],
+      );
       assert.match(detail.attemptLog[0].error!, /redirect .* not followed/);
       assert.equal(target.received.length, 0);
     } finally {
@@ -119,7 +142,10 @@ forEachStore('webhook retries', (kind) => {
         return d;
       });
       assert.equal(done.attemptLog.length, done.attempts);
-      assert.deepEqual(done.attemptLog.slice(0, 4).map((a) => a.responseStatus), [503, 503, 503, 200]);
+      assert.deepEqual(
+        done.attemptLog.slice(0, 4).map((a) => a.responseStatus),
+        [503, 503, 503, 200],
+      );
       await api.post(`/webhooks/${hookId}/deliveries/nope/retry`, undefined, 404);
       await api.get(`/webhooks/${hookId}/deliveries/nope`, 404);
       const other = await newDatabase();

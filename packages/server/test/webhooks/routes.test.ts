@@ -12,7 +12,10 @@ const WEBHOOK_KEYS = ['collections', 'createdAt', 'description', 'disabledReason
 forEachStore('webhook routes', (kind) => {
   // Default SSRF settings; public-looking URLs that need no DNS.
   const t = useServer(kind, { env: { LIMIT_WEBHOOKS_PER_DATABASE: '3' } });
-  const api = apiClient(() => t.server, () => t.db.secretKey);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
 
   test('create, read, list, patch, delete with the §4 shapes; the secret only in create and rotate-secret', async () => {
     const created = await api.post<Record<string, unknown>>('/webhooks', { url: 'https://93.184.216.34/hook', description: 'mine' }, 201);
@@ -30,10 +33,18 @@ forEachStore('webhook routes', (kind) => {
     assert.ok(!g.text.includes(String(created.secret)));
     const l = await api.request('GET', '/webhooks');
     assert.equal(l.status, 200);
-    assert.deepEqual((l.json as { webhooks: Array<{ id: string }> }).webhooks.map((w) => w.id), [id]);
+    assert.deepEqual(
+      (l.json as { webhooks: Array<{ id: string }> }).webhooks.map((w) => w.id),
+      [id],
+    );
     assert.ok(!l.text.includes(String(created.secret)));
 
-    const patched = await api.patch<Record<string, unknown>>(`/webhooks/${id}`, { events: ['document.created'], collections: ['posts'], description: null, enabled: false });
+    const patched = await api.patch<Record<string, unknown>>(`/webhooks/${id}`, {
+      events: ['document.created'],
+      collections: ['posts'],
+      description: null,
+      enabled: false,
+    });
     assert.deepEqual([patched.events, patched.collections, patched.description, patched.enabled], [['document.created'], ['posts'], null, false]);
     assert.ok(String(patched.updatedAt) >= String(created.updatedAt));
 
@@ -50,8 +61,18 @@ forEachStore('webhook routes', (kind) => {
   });
 
   test('secret key only: a public key gets 403 read_only_key on every route, no key 401', async () => {
-    const paths: Array<[string, string]> = [['GET', '/webhooks'], ['POST', '/webhooks'], ['GET', '/webhooks/x'], ['PATCH', '/webhooks/x'], ['DELETE', '/webhooks/x'],
-      ['POST', '/webhooks/x/rotate-secret'], ['POST', '/webhooks/x/test'], ['GET', '/webhooks/x/deliveries'], ['GET', '/webhooks/x/deliveries/y'], ['POST', '/webhooks/x/deliveries/y/retry']];
+    const paths: Array<[string, string]> = [
+      ['GET', '/webhooks'],
+      ['POST', '/webhooks'],
+      ['GET', '/webhooks/x'],
+      ['PATCH', '/webhooks/x'],
+      ['DELETE', '/webhooks/x'],
+      ['POST', '/webhooks/x/rotate-secret'],
+      ['POST', '/webhooks/x/test'],
+      ['GET', '/webhooks/x/deliveries'],
+      ['GET', '/webhooks/x/deliveries/y'],
+      ['POST', '/webhooks/x/deliveries/y/retry'],
+    ];
     for (const [method, path] of paths) {
       const body = method === 'POST' && path === '/webhooks' ? { url: 'https://93.184.216.34/' } : method === 'PATCH' ? {} : undefined;
       assertError(await request(t.server, method, path, { key: t.db.publicKey, body }), 403, 'read_only_key', `${method} ${path}`);
@@ -61,8 +82,11 @@ forEachStore('webhook routes', (kind) => {
 
   test('validation: bad events, collections, unknown fields, paging → 400 validation_failed', async () => {
     const bad = [
-      {}, { url: 'https://93.184.216.34/', events: [] }, { url: 'https://93.184.216.34/', events: ['document.exploded'] },
-      { url: 'https://93.184.216.34/', collections: ['1bad'] }, { url: 'https://93.184.216.34/', secret: 'mine' },
+      {},
+      { url: 'https://93.184.216.34/', events: [] },
+      { url: 'https://93.184.216.34/', events: ['document.exploded'] },
+      { url: 'https://93.184.216.34/', collections: ['1bad'] },
+      { url: 'https://93.184.216.34/', secret: 'mine' },
     ];
     for (const body of bad) {
       assertError(await api.request('POST', '/webhooks', { body }), 400, 'validation_failed', JSON.stringify(body));
@@ -77,10 +101,27 @@ forEachStore('webhook routes', (kind) => {
 
   test('SSRF: non-http(s) and loopback, private, link-local, metadata, multicast, unspecified URLs → 400 url_not_allowed', async () => {
     const refused = [
-      'ftp://93.184.216.34/', 'file:///etc/passwd', 'javascript:alert(1)', 'not a url',
-      'http://127.0.0.1:8080/', 'http://localhost/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/',
-      'http://10.0.0.5/', 'http://172.16.3.4/', 'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/',
-      'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://224.0.0.1/', 'http://0.0.0.0/', 'http://[::]/', 'http://255.255.255.255/',
+      'ftp://93.184.216.34/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'not a url',
+      'http://127.0.0.1:8080/',
+      'http://localhost/',
+      'http://2130706433/',
+      'http://0x7f.0.0.1/',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://10.0.0.5/',
+      'http://172.16.3.4/',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/',
+      'http://[fd00:ec2::254]/',
+      'http://100.100.100.200/',
+      'http://224.0.0.1/',
+      'http://0.0.0.0/',
+      'http://[::]/',
+      'http://255.255.255.255/',
     ];
     for (const url of refused) {
       assertError(await api.request('POST', '/webhooks', { body: { url } }), 400, 'url_not_allowed', url);
@@ -143,7 +184,15 @@ forEachStore('webhook routes', (kind) => {
 
   test('the routes are in /v1/openapi.json', async () => {
     const paths = Object.keys((await api.get<{ paths: Record<string, unknown> }>('/openapi.json')).paths);
-    for (const p of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/rotate-secret', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/deliveries', '/v1/webhooks/{id}/deliveries/{deliveryId}', '/v1/webhooks/{id}/deliveries/{deliveryId}/retry']) {
+    for (const p of [
+      '/v1/webhooks',
+      '/v1/webhooks/{id}',
+      '/v1/webhooks/{id}/rotate-secret',
+      '/v1/webhooks/{id}/test',
+      '/v1/webhooks/{id}/deliveries',
+      '/v1/webhooks/{id}/deliveries/{deliveryId}',
+      '/v1/webhooks/{id}/deliveries/{deliveryId}/retry',
+    ]) {
       assert.ok(paths.includes(p), p);
     }
   });
@@ -159,7 +208,21 @@ test('url guard: a name that rebinds to a private address between save and attem
   await assert.rejects(guard.check('https://rebind.example/hook'), /not a public address/);
   assert.equal(isPublicAddress('8.8.8.8'), true);
   assert.equal(isPublicAddress('2606:4700:4700::1111'), true);
-  for (const a of ['127.0.0.1', '::1', '10.0.0.1', '169.254.169.254', '::ffff:10.0.0.1', 'fc00::1', '0.0.0.0', 'ff02::1', '100.64.0.1', '64:ff9b::a00:1', '::7f00:1', '::a00:1', '::8.8.8.8']) {
+  for (const a of [
+    '127.0.0.1',
+    '::1',
+    '10.0.0.1',
+    '169.254.169.254',
+    '::ffff:10.0.0.1',
+    'fc00::1',
+    '0.0.0.0',
+    'ff02::1',
+    '100.64.0.1',
+    '64:ff9b::a00:1',
+    '::7f00:1',
+    '::a00:1',
+    '::8.8.8.8',
+  ]) {
     assert.equal(isPublicAddress(a), false, a);
   }
   const open = new UrlGuard(true);

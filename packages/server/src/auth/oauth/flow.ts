@@ -69,7 +69,9 @@ export class OAuthFlow {
   async start(provider: OAuthProvider, key: string | undefined, redirectUrl: string): Promise<Required<BrowserStep>> {
     if (!key) throw new ApiError('missing_api_key', 'Pass your public key as ?key=svc_pk_…');
     if (key.startsWith(KEY_PREFIX.secret)) {
-      throw new ApiError('validation_failed', 'A secret key must never be put in a URL; pass the public key as ?key=', [{ path: '/key', message: 'must be a public key' }]);
+      throw new ApiError('validation_failed', 'A secret key must never be put in a URL; pass the public key as ?key=', [
+        { path: '/key', message: 'must be a public key' },
+      ]);
     }
     const principal = await resolveKey(this.d.store, key);
     if (!principal) throw new ApiError('invalid_api_key', 'The API key is unknown or revoked');
@@ -106,7 +108,8 @@ export class OAuthFlow {
   /** The rest of a callback with a valid state: any failure comes back as `redirectUrl?error=<code>`. */
   private async signIn(provider: OAuthProvider, s: OAuthState, q: CallbackQuery): Promise<string> {
     try {
-      if (q.error) throw new OAuthRefusal(q.error === 'access_denied' ? 'access_denied' : 'provider_error', `${provider} answered error=${q.error.slice(0, 64)}`);
+      if (q.error)
+        throw new OAuthRefusal(q.error === 'access_denied' ? 'access_denied' : 'provider_error', `${provider} answered error=${q.error.slice(0, 64)}`);
       if (!q.code) throw new OAuthRefusal('provider_error', `${provider} sent no code`);
       const client = await this.client(s.databaseId, provider);
       if (!client) throw new OAuthRefusal('provider_not_configured', `sign-in with ${provider} is no longer configured`);

@@ -12,7 +12,10 @@ export type OAuthErrorCode = 'access_denied' | 'email_not_verified' | 'invalid_s
 
 /** A sign-in the provider allowed but the service refuses; the code goes to `redirectUrl?error=`. */
 export class OAuthRefusal extends Error {
-  constructor(readonly code: OAuthErrorCode, message: string) {
+  constructor(
+    readonly code: OAuthErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -27,10 +30,19 @@ export class OAuthRefusal extends Error {
  *   existing one: the provider's word is no proof of the address, so it may not sign into an
  *   account someone else holds. A later proof of the e-mail unlinks it.
  */
-export async function accountForIdentity(store: Store, clock: Clock, sessions: Sessions, databaseId: string, provider: OAuthProvider, p: OAuthProfile): Promise<UserRow> {
+export async function accountForIdentity(
+  store: Store,
+  clock: Clock,
+  sessions: Sessions,
+  databaseId: string,
+  provider: OAuthProvider,
+  p: OAuthProfile,
+): Promise<UserRow> {
   return store.transaction(async (tx) => {
     const linked = await tx.get<UserRow>(
-      `SELECT ${USER_COLUMNS.split(', ').map((c) => `u.${c}`).join(', ')}
+      `SELECT ${USER_COLUMNS.split(', ')
+        .map((c) => `u.${c}`)
+        .join(', ')}
        FROM user_identities i JOIN users u ON u.id = i.user_id
        WHERE i.database_id = ? AND i.provider = ? AND i.provider_user_id = ?`,
       [databaseId, provider, p.id],

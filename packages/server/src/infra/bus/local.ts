@@ -5,7 +5,10 @@ import type { Bus } from './bus.ts';
 export function localBus(): Bus {
   const listeners: Array<(events: ChangeEvent[]) => void> = [];
   return {
-    publish: (events) => queueMicrotask(() => { for (const l of listeners) l(events); }),
+    publish: (events) =>
+      queueMicrotask(() => {
+        for (const l of listeners) l(events);
+      }),
     subscribe: (l) => void listeners.push(l),
     onReconnect: () => undefined,
     close: async () => undefined,

@@ -25,9 +25,12 @@ export function redisBus(url: string): Bus {
     // Subscribes on every new connection: the client queues no commands, so one sent while
     // Redis was away would be lost. A failed SUBSCRIBE drops the connection (socket time-out)
     // and the next 'ready' tries again.
-    sub.subscribe(CHANNEL).then(() => {
-      if (reconnected) for (const l of reconnectListeners) l();
-    }, () => undefined);
+    sub.subscribe(CHANNEL).then(
+      () => {
+        if (reconnected) for (const l of reconnectListeners) l();
+      },
+      () => undefined,
+    );
   });
   sub.on('message', (_channel: string, message: string) => {
     let events: ChangeEvent[];

@@ -43,7 +43,10 @@ export class InvalidatedCache<V> {
   /** Keys of the entries each extra tag kills. */
   private readonly byTag = new Map<string, Set<string>>();
 
-  constructor(private readonly invalidation: Invalidation, options: { max: number; ttlMs?: number }) {
+  constructor(
+    private readonly invalidation: Invalidation,
+    options: { max: number; ttlMs?: number },
+  ) {
     if (options.max <= 0) return; // cache off: every call looks up
     this.entries = new LRUCache<string, Entry<V>>({
       max: options.max,

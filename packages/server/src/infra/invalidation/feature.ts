@@ -20,7 +20,7 @@ declare module 'fastify' {
  * route declaring `config.invalidates` its barrier; other routes get no hook at all.
  */
 export function createInvalidationFeature(app: FastifyInstance, invalidation: Invalidation, jobs: Jobs): Feature {
-  const barrier: onSendHookHandler = (request, reply, payload, done) => {
+  const barrier: onSendHookHandler = (_request, reply, payload, done) => {
     if (reply.statusCode >= 400) return done(null, payload);
     invalidation.barrier().then(() => done(null, payload), done);
   };

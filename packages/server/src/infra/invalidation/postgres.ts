@@ -41,7 +41,11 @@ class PgInvalidation implements Invalidation {
   private readonly barriers = new Map<string, PendingBarrier>();
 
   /** `onTheSide`: a short-lived listener that only runs one barrier (barrierOnTheSide). */
-  constructor(private readonly url: string, private readonly log: InvalidationLog, private readonly onTheSide = false) {}
+  constructor(
+    private readonly url: string,
+    private readonly log: InvalidationLog,
+    private readonly onTheSide = false,
+  ) {}
 
   current(): boolean {
     return this.live;
@@ -68,8 +72,11 @@ class PgInvalidation implements Invalidation {
 
   private async connect(): Promise<void> {
     const client = new pg.Client({
-      connectionString: this.url, application_name: `${LISTENER_NAME}-starting`, keepAlive: true,
-      connectionTimeoutMillis: QUERY_TIMEOUT_MS, query_timeout: QUERY_TIMEOUT_MS,
+      connectionString: this.url,
+      application_name: `${LISTENER_NAME}-starting`,
+      keepAlive: true,
+      connectionTimeoutMillis: QUERY_TIMEOUT_MS,
+      query_timeout: QUERY_TIMEOUT_MS,
     });
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
@@ -145,7 +152,10 @@ class PgInvalidation implements Invalidation {
   /** Every invalidation committed before this barrier has been applied here: say so. */
   private acknowledge(client: pg.Client, pid: number, nonce: string): void {
     const own = this.barriers.get(nonce);
-    if (own) return this.received(own, pid);
+    if (own) {
+      this.received(own, pid);
+      return;
+    }
     client.query('SELECT pg_notify($1, $2)', [CHANNEL, `ack:${nonce}:${pid}`]).catch(() => undefined);
   }
 
@@ -224,9 +234,9 @@ class PgInvalidation implements Invalidation {
    * under another pid.
    */
   private async forgetGone(client: pg.Client, waiting: Set<number>): Promise<void> {
-    const { rows } = await client.query<{ pids: number[] | null }>(
-      'SELECT array_agg(pid) AS pids FROM pg_stat_activity WHERE pid = ANY($1::int[])', [[...waiting]],
-    );
+    const { rows } = await client.query<{ pids: number[] | null }>('SELECT array_agg(pid) AS pids FROM pg_stat_activity WHERE pid = ANY($1::int[])', [
+      [...waiting],
+    ]);
     const alive = new Set(rows[0]?.pids ?? []);
     for (const pid of waiting) if (!alive.has(pid)) waiting.delete(pid);
   }

@@ -25,11 +25,17 @@ export function redisLimiter(url: string): Limiter {
     if (!limiter) {
       // The one-minute windows keep their original key prefix.
       const keyPrefix = windowSeconds === DEFAULT_WINDOW_SECONDS ? `svc:rl:${limit}` : `svc:rl:${limit}w${windowSeconds}`;
-      byLimit.set(id, (limiter = new RateLimiterRedis({
-        storeClient: client, points: limit, duration: windowSeconds, keyPrefix,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory({ points: limit, duration: windowSeconds, keyPrefix }),
-      })));
+      byLimit.set(
+        id,
+        (limiter = new RateLimiterRedis({
+          storeClient: client,
+          points: limit,
+          duration: windowSeconds,
+          keyPrefix,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: new RateLimiterMemory({ points: limit, duration: windowSeconds, keyPrefix }),
+        })),
+      );
     }
     return limiter;
   };

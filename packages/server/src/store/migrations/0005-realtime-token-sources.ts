@@ -9,8 +9,5 @@ export const migration: Migration = {
   // is simply no longer live, and the hourly prune removes it.
   version: 5,
   name: 'realtime token sources',
-  statements: () => [
-    'ALTER TABLE realtime_tokens ADD COLUMN operator_session TEXT',
-    'ALTER TABLE realtime_tokens ADD COLUMN user_session TEXT',
-  ],
+  statements: () => ['ALTER TABLE realtime_tokens ADD COLUMN operator_session TEXT', 'ALTER TABLE realtime_tokens ADD COLUMN user_session TEXT'],
 };

@@ -43,9 +43,13 @@ const postgres = (): string[] => [
     END IF;
     RETURN NULL;
   END $$`,
-  ...CACHED.flatMap(({ table, events, prefix, column }) => events.map((event) =>
-    `CREATE TRIGGER ${table}_invalidate_${event.toLowerCase()} AFTER ${event} ON ${table}
-     REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION svc_invalidate('${prefix}', '${column}')`)),
+  ...CACHED.flatMap(({ table, events, prefix, column }) =>
+    events.map(
+      (event) =>
+        `CREATE TRIGGER ${table}_invalidate_${event.toLowerCase()} AFTER ${event} ON ${table}
+     REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION svc_invalidate('${prefix}', '${column}')`,
+    ),
+  ),
   `CREATE FUNCTION svc_invalidate_key() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     PERFORM pg_notify('svc_invalidate', 'key:' || OLD.key_hash);

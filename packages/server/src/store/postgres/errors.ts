@@ -11,7 +11,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ET
 const UNAVAILABLE_STATES = new Set(['53300', '57014', '57P01', '57P02', '57P03', '25P03']);
 
 /** pg's and pg-pool's own messages for a lost, refused or timed-out connection (they carry no code). */
-const CONNECTION_MESSAGES = /^(Connection terminated|timeout expired|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end)/;
+const CONNECTION_MESSAGES =
+  /^(Connection terminated|timeout expired|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end)/;
 
 /** Whether a pg error means the server can't be reached (as opposed to a bad statement or a constraint). */
 export function isConnectionError(e: unknown): boolean {
@@ -28,8 +29,22 @@ export function isConnectionError(e: unknown): boolean {
  * cancelled or aborted it (57014 statement time-out, 57P01/57P02 shutdown, 57P03, 53300).
  * Any other (a reset, a read time-out, an unexpected end) may have come after the server ran it.
  */
-const NEVER_RAN_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '53300', '57014', '57P01', '57P02', '57P03', '08001', '08004']);
-const NEVER_RAN_MESSAGES = /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout|timeout expired|Client was closed|Cannot use a pool after calling end)/;
+const NEVER_RAN_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '53300',
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08001',
+  '08004',
+]);
+const NEVER_RAN_MESSAGES =
+  /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout|timeout expired|Client was closed|Cannot use a pool after calling end)/;
 
 /** Whether a connection-class failure leaves it open whether the statement ran (see NEVER_RAN_CODES). */
 export function mayHaveRun(e: unknown): boolean {

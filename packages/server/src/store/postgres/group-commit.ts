@@ -78,7 +78,10 @@ export class GroupCommit {
   private readonly waiting = new Map<string, { group: CommitGroup; members: Member[] }>();
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly pool: pg.Pool, private readonly statements: PgStatements) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly statements: PgStatements,
+  ) {}
 
   /** Runs `fn` in the next shared transaction of `group`'s key. */
   run<T>(group: CommitGroup, fn: (tx: Transaction) => Promise<T>): Promise<T> {

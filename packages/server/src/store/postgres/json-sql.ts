@@ -11,11 +11,9 @@ const atText = (path: string[]): string => `(data #>> '{${path.join(',')}}')`;
  * The same expressions back the automatic indexes, so sort and filter can use them.
  */
 const rank = (path: string[]): string =>
-  `(CASE jsonb_typeof(${at(path)}) WHEN 'number' THEN 1 WHEN 'string' THEN 2 WHEN 'boolean' THEN 3 ` +
-  `WHEN 'object' THEN 4 WHEN 'array' THEN 4 ELSE 0 END)`;
+  `(CASE jsonb_typeof(${at(path)}) WHEN 'number' THEN 1 WHEN 'string' THEN 2 WHEN 'boolean' THEN 3 ` + `WHEN 'object' THEN 4 WHEN 'array' THEN 4 ELSE 0 END)`;
 const num = (path: string[]): string => `(CASE WHEN jsonb_typeof(${at(path)}) = 'number' THEN ${at(path)}::numeric END)`;
-const txt = (path: string[]): string =>
-  `(CASE WHEN jsonb_typeof(${at(path)}) IN ('string', 'boolean') THEN ${atText(path)} END COLLATE "C")`;
+const txt = (path: string[]): string => `(CASE WHEN jsonb_typeof(${at(path)}) IN ('string', 'boolean') THEN ${atText(path)} END COLLATE "C")`;
 const RANK_OF: Record<ScalarType, number> = { number: 1, string: 2, boolean: 3 };
 
 /** PostgreSQL's jsonb spelling of document field expressions. */

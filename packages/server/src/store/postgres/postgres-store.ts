@@ -42,7 +42,10 @@ export class PostgresStore extends PgQueryable implements Store {
   private readonly pool: pg.Pool;
   private readonly groups: GroupCommit;
 
-  constructor(private readonly connectionString: string, private readonly timeouts: StoreTimeouts = DEFAULT_STORE_TIMEOUTS) {
+  constructor(
+    private readonly connectionString: string,
+    private readonly timeouts: StoreTimeouts = DEFAULT_STORE_TIMEOUTS,
+  ) {
     const pool = new pg.Pool(poolConfig(connectionString, timeouts));
     // An idle client that loses its connection must not crash the process (the pool drops it).
     pool.on('error', () => undefined);

@@ -17,7 +17,10 @@ async function query<T>(client: Client, statements: PgStatements, sql: string, p
 
 /** Statements on one pooled client (inside a transaction) or on the pool. */
 export class PgQueryable implements Queryable {
-  constructor(private readonly client: Client, protected readonly statements: PgStatements) {}
+  constructor(
+    private readonly client: Client,
+    protected readonly statements: PgStatements,
+  ) {}
   /** Runs one statement; the one place every statement of this queryable goes through. */
   protected exec<T>(sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
     return query<T>(this.client, this.statements, sql, params);
@@ -58,7 +61,11 @@ export class PgTransaction extends PgQueryable implements Transaction {
   failed = false;
   readonly onRollback?: (fn: () => void) => void;
 
-  constructor(client: pg.ClientBase, statements: PgStatements, readonly group?: { readonly key: string; readonly state: unknown }) {
+  constructor(
+    client: pg.ClientBase,
+    statements: PgStatements,
+    readonly group?: { readonly key: string; readonly state: unknown },
+  ) {
     super(client, statements);
     if (group) this.onRollback = (fn) => void this.undo.push(fn);
   }
@@ -103,7 +110,9 @@ export async function withSession<T>(pool: pg.Pool, fn: (s: Session) => Promise<
     throw storeError(e);
   }
   const session: Session = { client, broken: undefined };
-  const lost = (e: Error) => { session.broken = e; };
+  const lost = (e: Error) => {
+    session.broken = e;
+  };
   client.on('error', lost);
   try {
     return await fn(session);
@@ -131,6 +140,9 @@ export async function abort(s: Session, e: unknown): Promise<unknown> {
     s.broken ??= e as Error;
     return storeError(e);
   }
-  if (!s.broken) await s.client.query('ROLLBACK').catch((r: Error) => { s.broken = r; });
+  if (!s.broken)
+    await s.client.query('ROLLBACK').catch((r: Error) => {
+      s.broken = r;
+    });
   return e;
 }

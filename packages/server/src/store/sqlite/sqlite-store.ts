@@ -17,8 +17,7 @@ const dialect: Dialect = {
   claimRows: '',
   jsonText: (column) => column,
   json: sqliteJson,
-  createDocumentIndex: (name, expressions) =>
-    `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
+  createDocumentIndex: (name, expressions) => `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
 };
 
 type Statement = Database.Statement<unknown[], Row>;
@@ -179,12 +178,15 @@ export class SqliteStore implements Store {
       for (const item of batch) item.reject(sqliteError(e));
       return;
     }
-    batch.forEach((item, i) => {
+    for (const [i, item] of batch.entries()) {
       const outcome = outcomes[i];
-      if (!outcome.ok) return item.reject(outcome.value);
+      if (!outcome.ok) {
+        item.reject(outcome.value);
+        continue;
+      }
       runAfterCommit(outcome.tx.committed);
       item.resolve(outcome.value);
-    });
+    }
   }
 
   /** One writer does everything on SQLite; the busy time-out is the only wait, and it is not per statement. */
