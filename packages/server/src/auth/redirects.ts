@@ -1,17 +1,9 @@
 import { ApiError } from '../errors.ts';
+import { parseHttpUrl } from '../http/urls.ts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const notAllowed = (why: string) => new ApiError('redirect_url_not_allowed', `redirectUrl is not allowed: ${why}`);
-
-function parseHttp(url: string): URL | undefined {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whether `path` is `prefix` or lies under it (`/app` covers `/app` and `/app/x`, not `/apple`). */
 function underPath(path: string, prefix: string): boolean {
@@ -25,7 +17,7 @@ function underPath(path: string, prefix: string): boolean {
  * Returns the parsed URL; else 400 `redirect_url_not_allowed`.
  */
 export function checkRedirectUrl(url: string, allowed: string[]): URL {
-  const u = parseHttp(url);
+  const u = parseHttpUrl(url);
   if (!u) throw notAllowed('it must be an absolute http(s) URL');
   if (u.username || u.password) throw notAllowed('it must not carry credentials');
   if (allowed.length === 0) {
@@ -33,7 +25,7 @@ export function checkRedirectUrl(url: string, allowed: string[]): URL {
     throw notAllowed('the database allows no redirect URLs yet, so only localhost, 127.0.0.1 and [::1] are accepted');
   }
   for (const entry of allowed) {
-    const a = parseHttp(entry);
+    const a = parseHttpUrl(entry);
     if (a && a.origin === u.origin && underPath(u.pathname, a.pathname)) return u;
   }
   throw notAllowed("it matches none of the database's allowed redirect URLs");

@@ -1,3 +1,4 @@
+import { isHttpUrl } from '../http/urls.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids/ids.ts';
 import type { Queryable } from '../store/store.ts';
@@ -58,14 +59,7 @@ export function checkPassword(password: string): void {
 /** avatar: an http(s) URL or null. */
 export function checkAvatar(avatar: string | null | undefined): void {
   if (avatar === null || avatar === undefined) return;
-  let ok = false;
-  try {
-    const u = new URL(avatar);
-    ok = u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    /* not a URL */
-  }
-  if (!ok) throw new ApiError('validation_failed', 'avatar must be an http(s) URL', [{ path: '/avatar', message: 'must be an http(s) URL' }]);
+  if (!isHttpUrl(avatar)) throw new ApiError('validation_failed', 'avatar must be an http(s) URL', [{ path: '/avatar', message: 'must be an http(s) URL' }]);
 }
 
 export async function userByEmail(q: Queryable, databaseId: string, email: string): Promise<UserRow | undefined> {

@@ -1,3 +1,5 @@
+import { isHttpUrl } from '../../http/urls.ts';
+
 /** What a provider tells about the person who signed in. */
 export interface OAuthProfile {
   /** The provider's stable user id. */
@@ -36,10 +38,5 @@ export const str = (v: unknown): string | null => (typeof v === 'string' && v !=
 export function httpUrl(v: unknown): string | null {
   const s = str(v);
   if (!s) return null;
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? s : null;
-  } catch {
-    return null;
-  }
+  return isHttpUrl(s) ? s : null;
 }
