@@ -62,6 +62,3 @@ export async function startReceiver(answer: (r: Received, index: number) => Answ
     },
   };
 }
-
-/** The one polling helper of the tests (an assertion retried until it passes), also importable from here. */
-export { eventually } from '../helpers/eventually.ts';
