@@ -1,7 +1,7 @@
 /**
- * The bench's typical document, shared by the `scale` scenario and bench/profile.ts: the same shape
- * as the `foundation` scenario's (~170 bytes: a string, a status with 4 values, a number, a list, a
- * nested object), so their figures describe the same workload.
+ * The bench's typical document (~170 bytes: a string, a status with 4 values, a number, a list, a
+ * nested object), shared by the `foundation` and `scale` scenarios and bench/profile.ts, so their
+ * figures describe the same workload.
  */
 
 /** The 4 values of `status` (each ~25 % of the documents). */

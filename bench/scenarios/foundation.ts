@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { bulkBody as bulkBodyOf, makeDoc, oneDocBody, pick, random } from '../lib/documents.ts';
 import { LOAD, measure, type LoadTarget, type Measurement } from '../lib/load.ts';
 import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
@@ -20,38 +21,7 @@ const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const BULK_SIZE = 1000;
 /** Bulk requests are ~150 kB each; two in flight keep the server busy without measuring a queue. */
 const BULK_CONNECTIONS = 2;
-const STATUSES = ['open', 'closed', 'pending', 'archived'];
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run seeds the same documents. */
-function random(seedValue: number): () => number {
-  let a = seedValue >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A typical small document (~170 bytes): a string, a status with 4 values, a number, a list, a nested object. */
-function makeDoc(rnd: () => number): (i: number) => Record<string, unknown> {
-  return (i) => ({
-    title: `Item ${i}: ${Math.floor(rnd() * 1e9).toString(36)}`,
-    status: STATUSES[Math.floor(rnd() * STATUSES.length)],
-    score: Math.floor(rnd() * 1_000_000),
-    tags: ['bench', STATUSES[i % 4]],
-    author: { name: `user${i % 500}`, verified: i % 3 === 0 },
-  });
-}
-
-const oneDoc = JSON.stringify(makeDoc(random(1))(0));
-const bulkBody = (() => {
-  const make = makeDoc(random(2));
-  return JSON.stringify({ documents: Array.from({ length: BULK_SIZE }, (_, i) => make(i)) });
-})();
-
-const pick = (ids: string[]) => ids[Math.floor(Math.random() * ids.length)];
+const bulkBody = bulkBodyOf(BULK_SIZE);
 
 interface Row {
   scenario: string;
@@ -99,8 +69,8 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     };
 
     // Insert one document.
-    const bareInsert = await baseline('bare insert', bareTarget({ method: 'POST', path: '/docs', body: oneDoc }));
-    const insert = await run('insert', svcTarget({ method: 'POST', path: '/v1/inserted/docs', body: oneDoc }));
+    const bareInsert = await baseline('bare insert', bareTarget({ method: 'POST', path: '/docs', body: oneDocBody }));
+    const insert = await run('insert', svcTarget({ method: 'POST', path: '/v1/inserted/docs', body: oneDocBody }));
     rows.push({
       scenario: 'insert one document',
       store: name,
