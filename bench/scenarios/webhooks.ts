@@ -153,6 +153,37 @@ async function bareRate(loop: Worker, receiver: Receiver, concurrency: number): 
   return loop.call('run', { url: `${receiver.url}/bare`, concurrency, warmup: LOAD.warmup, duration: LOAD.duration, body, headers });
 }
 
+/**
+ * One throughput row: bulk-inserts `docs` documents into `collection`, waits (up to 180 s) for
+ * `want` deliveries under `prefix` and adds the row, flagging missing or repeated deliveries.
+ * Returns how long the writes took and when the last delivery arrived, both in ms from the first write.
+ */
+async function throughputRow(
+  svc: Svc,
+  receiver: Receiver,
+  rows: Row[],
+  o: { collection: string; docs: number; prefix: string; want: number; scenario: string; store: string; bareRate: number },
+): Promise<{ written: number; took: number }> {
+  const dup0 = receiver.duplicates;
+  const t0 = now();
+  await insertAll(svc, o.collection, o.docs);
+  const written = now() - t0;
+  const got = await receiver.waitFor(o.prefix, o.want, 180_000);
+  const took = receiver.last - t0;
+  rows.push({
+    scenario: o.scenario,
+    store: o.store,
+    rate: (got / took) * 1000,
+    base: { rate: o.bareRate, name: 'bare POST' },
+    target: '≥ 1,000 deliveries/s',
+    met: got === o.want && (got / took) * 1000 >= 1000,
+    errors: [got < o.want ? `⚠ ${o.want - got} missing after 180 s` : '', receiver.duplicates > dup0 ? `⚠ ${receiver.duplicates - dup0} repeated` : '']
+      .filter(Boolean)
+      .join(', '),
+  });
+  return { written, took };
+}
+
 async function benchStore(store: StoreKind, receiver: Receiver, loop: Worker, rows: Row[], baseRows: string[][], notes: string[]): Promise<void> {
   const name = STORE_NAME[store];
   log(`${name}: starting svc`);
@@ -170,25 +201,17 @@ async function benchStore(store: StoreKind, receiver: Receiver, loop: Worker, ro
     ]);
     await createHook(svc, `${receiver.url}/${store}/one`, 'one');
     log(`${name}: ${DOCS} deliveries to one webhook`);
-    const dup0 = receiver.duplicates;
-    let t0 = now();
-    await insertAll(svc, 'one', DOCS);
-    let written = now() - t0;
-    let got = await receiver.waitFor(`/${store}/one`, DOCS, 180_000);
-    let took = receiver.last - t0;
-    rows.push({
+    const one = await throughputRow(svc, receiver, rows, {
+      collection: 'one',
+      docs: DOCS,
+      prefix: `/${store}/one`,
+      want: DOCS,
       scenario: `${num(DOCS)} deliveries, 1 webhook`,
       store: name,
-      rate: (got / took) * 1000,
-      base: { rate: bare1.rate, name: 'bare POST' },
-      target: '≥ 1,000 deliveries/s',
-      met: got === DOCS && (got / took) * 1000 >= 1000,
-      errors: [got < DOCS ? `⚠ ${DOCS - got} missing after 180 s` : '', receiver.duplicates > dup0 ? `⚠ ${receiver.duplicates - dup0} repeated` : '']
-        .filter(Boolean)
-        .join(', '),
+      bareRate: bare1.rate,
     });
     notes.push(
-      `${name}: the ${num(DOCS)} documents of the one-webhook row were written (bulk, 1,000 per request, one at a time) in ${num(written / 1000, 2)} s; the last delivery arrived ${num(took / 1000, 2)} s after the first write started.`,
+      `${name}: the ${num(DOCS)} documents of the one-webhook row were written (bulk, 1,000 per request, one at a time) in ${num(one.written / 1000, 2)} s; the last delivery arrived ${num(one.took / 1000, 2)} s after the first write started.`,
     );
 
     // Throughput, five webhooks on one collection.
@@ -204,25 +227,17 @@ async function benchStore(store: StoreKind, receiver: Receiver, loop: Worker, ro
     for (let k = 0; k < 5; k++) await createHook(svc, `${receiver.url}/${store}/five/${k}`, 'five');
     const want = 5 * DOCS_5;
     log(`${name}: ${want} deliveries to five webhooks`);
-    const dup1 = receiver.duplicates;
-    t0 = now();
-    await insertAll(svc, 'five', DOCS_5);
-    written = now() - t0;
-    got = await receiver.waitFor(`/${store}/five/`, want, 180_000);
-    took = receiver.last - t0;
-    rows.push({
+    const five = await throughputRow(svc, receiver, rows, {
+      collection: 'five',
+      docs: DOCS_5,
+      prefix: `/${store}/five/`,
+      want,
       scenario: `${num(want)} deliveries, 5 webhooks × ${num(DOCS_5)} docs`,
       store: name,
-      rate: (got / took) * 1000,
-      base: { rate: bare5.rate, name: 'bare POST' },
-      target: '≥ 1,000 deliveries/s',
-      met: got === want && (got / took) * 1000 >= 1000,
-      errors: [got < want ? `⚠ ${want - got} missing after 180 s` : '', receiver.duplicates > dup1 ? `⚠ ${receiver.duplicates - dup1} repeated` : '']
-        .filter(Boolean)
-        .join(', '),
+      bareRate: bare5.rate,
     });
     notes.push(
-      `${name}: the ${num(DOCS_5)} documents of the five-webhook row were written in ${num(written / 1000, 2)} s; the last of the ${num(want)} deliveries arrived ${num(took / 1000, 2)} s after the first write started.`,
+      `${name}: the ${num(DOCS_5)} documents of the five-webhook row were written in ${num(five.written / 1000, 2)} s; the last of the ${num(want)} deliveries arrived ${num(five.took / 1000, 2)} s after the first write started.`,
     );
 
     // Latency: single inserts at LATENCY_RATE per second, write's 201 → first attempt's arrival.
