@@ -75,28 +75,42 @@ export async function startRecorder(target: string) {
       const session = req.headers['x-session-token'];
       const seen: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', session: typeof session === 'string' ? session : undefined, status: 0 };
       requests.push(seen);
-      try {
-        const r = await fetch(target + req.url, {
-          method: req.method,
-          headers: req.headers as Record<string, string>,
-          body: chunks.length ? Buffer.concat(chunks) : undefined,
-        });
-        seen.status = r.status;
-        const h: Record<string, string> = {};
-        r.headers.forEach((v, k) => {
-          if (k !== 'content-encoding' && k !== 'transfer-encoding') h[k] = v;
-        });
-        res.writeHead(r.status, h).end(Buffer.from(await r.arrayBuffer()));
-      } catch {
-        res.destroy();
-      }
+      seen.status = await forward(target, req, chunks, res);
     });
   });
+  return { ...(await listenLocal(server)), requests };
+}
+
+/**
+ * Forwards one request (its body already read into `chunks`) to `target` and writes the answer
+ * back; returns the answer's status, or 0 when the target could not be reached (the socket is then
+ * destroyed).
+ */
+export async function forward(target: string, req: http.IncomingMessage, chunks: Buffer[], res: http.ServerResponse): Promise<number> {
+  try {
+    const r = await fetch(target + req.url, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const h: Record<string, string> = {};
+    // fetch has already decoded the body, so these headers would describe bytes we no longer send.
+    r.headers.forEach((v, k) => {
+      if (k !== 'content-encoding' && k !== 'transfer-encoding') h[k] = v;
+    });
+    res.writeHead(r.status, h).end(Buffer.from(await r.arrayBuffer()));
+    return r.status;
+  } catch {
+    res.destroy();
+    return 0;
+  }
+}
+
+/** Listens on a free local port; `close` also drops kept-alive connections so it never hangs. */
+export async function listenLocal(server: http.Server): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url,
-    requests,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -1,9 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SvcError } from '../src/index.ts';
-import { fixture, type Fixture } from './helpers.ts';
+import { fixture, forward, listenLocal, type Fixture } from './helpers.ts';
 
 /**
  * A real HTTP proxy in front of the real server whose behaviour the test steers: answer 429 for
@@ -21,36 +20,9 @@ async function startProxy(target: string) {
     }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () =>
-      setTimeout(async () => {
-        try {
-          const r = await fetch(target + req.url, {
-            method: req.method,
-            headers: req.headers as Record<string, string>,
-            body: chunks.length ? Buffer.concat(chunks) : undefined,
-          });
-          const h: Record<string, string> = {};
-          r.headers.forEach((v, k) => {
-            if (k !== 'content-encoding' && k !== 'transfer-encoding') h[k] = v;
-          });
-          res.writeHead(r.status, h).end(Buffer.from(await r.arrayBuffer()));
-        } catch {
-          res.destroy();
-        }
-      }, ctl.delayMs),
-    );
+    req.on('end', () => setTimeout(() => void forward(target, req, chunks, res), ctl.delayMs));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    ctl,
-    url,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return { ...(await listenLocal(server)), ctl };
 }
 
 describe('http: 429 retries, aborts', () => {
