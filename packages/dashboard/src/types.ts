@@ -6,22 +6,15 @@
  * names of their own (DatabaseSettings, DeliveryDetail, OperatorSession).
  */
 import type { paths } from '../../client/src/generated/api.ts';
+import type { RequestBody, ResponseBody } from '../../client/src/types.ts';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The JSON answer of `method path` with status `status`, as the server's route schema declares it. */
-export type Answer<P extends keyof paths, M extends Method, S extends number = 200> =
-  NonNullable<paths[P][M]> extends { responses: infer R }
-    ? S extends keyof R
-      ? R[S] extends { content: { 'application/json': infer J } }
-        ? J
-        : never
-      : never
-    : never;
+export type Answer<P extends keyof paths, M extends Method, S extends number = 200> = ResponseBody<P, M, S>;
 
 /** The JSON body `method path` takes. */
-export type Body<P extends keyof paths, M extends Method> =
-  NonNullable<paths[P][M]> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type Body<P extends keyof paths, M extends Method> = RequestBody<P, M>;
 
 /** The §0 error body every route answers with on failure. */
 export type ErrorBody = Answer<'/v1/admin/databases', 'get', 400>;
