@@ -48,4 +48,4 @@ export function fieldNameProblem(key: string): string | undefined {
 }
 
 /** RFC 6901: `~` and `/` inside a key of a JSON pointer. */
-const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+export const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');

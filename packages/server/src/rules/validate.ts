@@ -2,6 +2,7 @@ import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject } from '../json/merge-patch.ts';
 import { compileFilter } from '../documents/query.ts';
 import { checkCollection } from '../documents/names.ts';
+import { escapePointer } from '../documents/fields.ts';
 import type { JsonSql } from '../store/store.ts';
 import { isAuthField, replaceAuthOperands } from './auth-operands.ts';
 import { OPERATIONS, type Rules } from './types.ts';
@@ -31,9 +32,6 @@ const NO_SQL: JsonSql = {
 export function checkFilter(filter: unknown): void {
   compileFilter(NO_SQL, JSON.stringify(filter));
 }
-
-/** RFC 6901 escaping of one JSON Pointer segment. */
-const pointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
 const OPERATION_NAMES = new Set<string>(OPERATIONS);
 
@@ -72,7 +70,7 @@ export function validateRules(value: unknown, at = '/rules'): Rules {
     details.push({ path: root, message: `must be at most ${MAX_RULES_BYTES} bytes of JSON` });
   } else {
     for (const [collection, entry] of Object.entries(value)) {
-      const path = `${at}/${pointer(collection)}`;
+      const path = `${at}/${escapePointer(collection)}`;
       if (collection !== '*') {
         try {
           checkCollection(collection);
@@ -87,7 +85,7 @@ export function validateRules(value: unknown, at = '/rules'): Rules {
         continue;
       }
       for (const [operation, rule] of Object.entries(entry)) {
-        const rulePath = `${path}/${pointer(operation)}`;
+        const rulePath = `${path}/${escapePointer(operation)}`;
         if (!OPERATION_NAMES.has(operation)) details.push({ path: rulePath, message: 'is not an operation: use read, create, update or delete' });
         else for (const message of ruleProblems(rule)) details.push({ path: rulePath, message });
       }
