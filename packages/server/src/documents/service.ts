@@ -1,6 +1,7 @@
 import { ApiError, notFound } from '../errors.ts';
 import { newId } from '../ids/ids.ts';
 import type { Clock } from '../infra/clock.ts';
+import { isoAt } from '../auth/tokens.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
 import type { Param, Queryable, Store, Transaction } from '../store/store.ts';
@@ -115,7 +116,7 @@ export class DocumentsService {
   constructor(private readonly deps: DocumentsDeps) {}
 
   private now(): string {
-    return new Date(this.deps.clock.now()).toISOString();
+    return isoAt(this.deps.clock);
   }
 
   private get store(): Store {

@@ -3,6 +3,7 @@ import { hashSecret, randomBase62 } from '../keys/key-format.ts';
 import { checkCollection } from '../documents/names.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../infra/clock.ts';
+import { isoAt } from '../auth/tokens.ts';
 
 /** Realtime tokens are valid for an hour and for several connections (§3). */
 export const TOKEN_TTL_MS = 3600_000;
@@ -91,7 +92,7 @@ export const isTokenShaped = (token: string): boolean => /^rt_[A-Za-z0-9]{43}$/.
 /** The grant of a live token, or undefined. Rejects when the store fails (the caller answers 503). */
 export async function resolveRealtimeToken(store: Store, clock: Clock, token: string): Promise<RealtimeGrant | undefined> {
   if (!isTokenShaped(token)) return undefined;
-  const now = new Date(clock.now()).toISOString();
+  const now = isoAt(clock);
   const tokenHash = hashSecret(token);
   const row = await store.get<{
     database_id: string;
@@ -135,7 +136,7 @@ export async function liveTokenHashes(store: Store, clock: Clock, hashes: string
   const live = new Set<string>();
   const listed = jsonListSelect(store);
   for (let i = 0; i < hashes.length; i += CHECK_BATCH) {
-    const now = new Date(clock.now()).toISOString();
+    const now = isoAt(clock);
     const rows = await store.all<{ token_hash: string }>(`SELECT t.token_hash FROM ${LIVE_GRANT} AND t.token_hash IN (${listed})`, [
       now,
       now,
@@ -149,5 +150,5 @@ export async function liveTokenHashes(store: Store, clock: Clock, hashes: string
 
 /** Deletes expired tokens. */
 export async function pruneRealtimeTokens(store: Store, clock: Clock): Promise<void> {
-  await store.run('DELETE FROM realtime_tokens WHERE expires_at <= ?', [new Date(clock.now()).toISOString()]);
+  await store.run('DELETE FROM realtime_tokens WHERE expires_at <= ?', [isoAt(clock)]);
 }
