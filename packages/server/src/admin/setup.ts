@@ -1,6 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.ts';
-import { hashSecret, randomBase62 } from '../keys/key-format.ts';
+import { randomBase62, sameSecret } from '../keys/key-format.ts';
 import type { Store } from '../store/store.ts';
 import { countOperators, createOperator, signInOperator, type Operator } from './operators.ts';
 
@@ -10,11 +9,6 @@ export const SETUP_TOKEN_PREFIX = 'svc_setup_';
 /** A new one-time setup token (≈ 190 bits). */
 export function newSetupToken(): string {
   return SETUP_TOKEN_PREFIX + randomBase62(32);
-}
-
-/** Compares in constant time: both sides are hashed first, so lengths never leak either. */
-function sameToken(given: string, expected: string): boolean {
-  return timingSafeEqual(Buffer.from(hashSecret(given), 'hex'), Buffer.from(hashSecret(expected), 'hex'));
 }
 
 /**
@@ -42,7 +36,7 @@ export class FirstRunSetup {
    * 401 `invalid_token` for a wrong token (checked first, in constant time).
    */
   async complete(setupToken: string, email: string, password: string): Promise<{ token: string; operator: Operator }> {
-    if (!sameToken(setupToken, this.token)) throw new ApiError('invalid_token', 'The setup token is wrong; copy it from the server log');
+    if (!sameSecret(setupToken, this.token)) throw new ApiError('invalid_token', 'The setup token is wrong; copy it from the server log');
     const closed = () => new ApiError('conflict', 'This instance is already set up; sign in instead');
     if (this.busy) throw closed();
     this.busy = true; // before the first await: concurrent requests see it

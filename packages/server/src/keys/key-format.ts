@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -32,6 +32,14 @@ export function generateKey(kind: KeyKind): string {
  */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
+}
+
+/**
+ * Whether a presented secret equals the expected one, in constant time: both sides are hashed
+ * first, so neither their content nor their lengths leak through timing.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 }
 
 /** What a key listing shows: its prefix and last 4 characters. */

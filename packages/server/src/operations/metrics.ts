@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { sameSecret } from '../keys/key-format.ts';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The service's Prometheus registry: one per app, so several apps in one process don't collide. */
@@ -52,20 +52,16 @@ export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): v
   });
 }
 
-const sha256 = (s: string): Buffer => createHash('sha256').update(s).digest();
-
 /**
  * With METRICS_TOKEN set, a scrape must send `Authorization: Bearer <token>`, else 401
  * `invalid_token` (the series name routes and counts, which is not for everyone). The token is
- * compared in constant time: both sides are hashed first, so neither the content nor the length
- * leaks through timing. Without a token the hook lets everything through.
+ * compared in constant time (sameSecret). Without a token the hook lets everything through.
  */
 export function metricsAccess(token: string | undefined): onRequestHookHandler {
-  const expected = token === undefined ? undefined : sha256(token);
   return (request, reply, done) => {
-    if (!expected) return done();
+    if (token === undefined) return done();
     const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    if (m && timingSafeEqual(sha256(m[1]), expected)) return done();
+    if (m && sameSecret(m[1], token)) return done();
     reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
     done(new ApiError('invalid_token', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>'));
   };

@@ -11,8 +11,8 @@
  * back), alive as long as the state (10 minutes), on the OAuth paths only, `Secure` on https.
  */
 
-import { timingSafeEqual } from 'node:crypto';
 import { parse, serialize } from 'cookie';
+import { sameSecret } from '../../keys/key-format.ts';
 import { tokenHash } from '../tokens.ts';
 import { STATE_LIFETIME_MS } from './state.ts';
 
@@ -35,5 +35,5 @@ export function clearedBindingCookie(state: string, secure: boolean): string {
 export function isBound(cookieHeader: string | undefined, state: string): boolean {
   const value = cookieHeader ? parse(cookieHeader)[cookieName(state)] : undefined;
   if (value === undefined) return false;
-  return timingSafeEqual(Buffer.from(tokenHash(value), 'hex'), Buffer.from(tokenHash(state), 'hex'));
+  return sameSecret(value, state);
 }
