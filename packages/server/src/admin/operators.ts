@@ -3,6 +3,7 @@ import { newId, nowIso } from '../ids/ids.ts';
 import { OPERATOR_TOKEN_PREFIX, hashSecret, randomBase62 } from '../keys/key-format.ts';
 import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
 import type { Store } from '../store/store.ts';
+import { normalizeEmail } from '../auth/users.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 
 /** An operator as the API shows it. */
@@ -14,9 +15,6 @@ export interface Operator {
 
 /** Operator sessions last a week from sign-in. */
 const OPERATOR_SESSION_MS = 7 * 24 * 3600 * 1000;
-
-/** An operator's e-mail as stored and looked up: trimmed and lower-cased. */
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 /** Creates an operator; 409 when the e-mail is taken. */
 export async function createOperator(store: Store, email: string, password: string): Promise<Operator> {

@@ -5,7 +5,8 @@ import type { Store } from '../store/store.ts';
 import { ErrorResponse, errorResponses, NoContent } from '../http/error-schema.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import { limitFailedAttempts, operatorAccount } from '../auth/limits.ts';
-import { createOperator, normalizeEmail, signInOperator, signOutOperator } from './operators.ts';
+import { normalizeEmail } from '../auth/users.ts';
+import { createOperator, signInOperator, signOutOperator } from './operators.ts';
 import { createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from '../databases/databases.ts';
 import { createKey, listKeys, revokeKey } from '../keys/keys.ts';
 import {
