@@ -7,7 +7,7 @@ import type { Limiter } from '../infra/limiter/limiter.ts';
  * e-mail, whether or not the account exists, in fixed windows shared by every instance when the
  * limiter is Redis. Past them the routes still answer 202 (API.md §2) and simply send nothing.
  */
-export const MAIL_LIMITS = {
+const MAIL_LIMITS = {
   'forgot-password': { limit: 5, windowSeconds: 15 * 60 },
   'magic-link': { limit: 5, windowSeconds: 15 * 60 },
 } as const;
@@ -21,7 +21,7 @@ export async function withinMailLimit(limiter: Limiter, route: MailLimited, data
 }
 
 /** API.md §2.1 "Per-account limits": failed password checks allowed per account and client IP per window. */
-export const FAILED_ATTEMPTS = { limit: 10, windowSeconds: 15 * 60 } as const;
+const FAILED_ATTEMPTS = { limit: 10, windowSeconds: 15 * 60 } as const;
 
 /** The answers that are a failed guess; any other outcome (success, a weak new password, 503) is not. */
 const FAILED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['invalid_credentials', 'invalid_current_password']);

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 
 /** How long one Redis command may go unanswered before svc gives up on it and on its connection. */
-export const REDIS_TIMEOUT_MS = 1000;
+const REDIS_TIMEOUT_MS = 1000;
 
 /**
  * A Redis client that never makes a request wait on a Redis that is away:

@@ -4,7 +4,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Store } from '../store/store.ts';
 
 /** How often remembered uses are written (a listing may lag by up to this). */
-export const LAST_USED_FLUSH_MS = 30_000;
+const LAST_USED_FLUSH_MS = 30_000;
 
 /**
  * Keeps `lastUsedAt` without a write per request: uses are remembered in memory and written in

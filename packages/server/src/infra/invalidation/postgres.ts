@@ -6,7 +6,7 @@ import type { Invalidation, InvalidationLog } from './invalidation.ts';
 /** The channel the store's triggers (migration 7) notify, and barriers travel on. */
 export const CHANNEL = 'svc_invalidate';
 /** The application_name of every listener connection: how a barrier finds the instances to wait for. */
-export const LISTENER_NAME = 'svc-invalidation';
+const LISTENER_NAME = 'svc-invalidation';
 /** How long a barrier waits for an instance that does not acknowledge. */
 const BARRIER_TIMEOUT_MS = 3000;
 /** While waiting, how often a barrier checks that the listeners it waits for still exist. */

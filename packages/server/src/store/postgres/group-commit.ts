@@ -36,7 +36,7 @@ interface Attempt {
  * (PostgreSQL's PGPROC_MAX_CACHED_SUBXIDS) every other session's visibility checks must look them
  * up in pg_subtrans, which is slow.
  */
-export const MAX_GROUP_MEMBERS = 64;
+const MAX_GROUP_MEMBERS = 64;
 
 /**
  * A shared transaction takes no further member once it has run this long; the rest go first in

@@ -15,7 +15,7 @@ function parseInt8(text: string): number {
 }
 
 /** The type parsers of svc's pools: pg's defaults, with int8 as a number. */
-export function storeTypes(): pg.CustomTypesConfig {
+function storeTypes(): pg.CustomTypesConfig {
   const types = new pg.TypeOverrides();
   types.setTypeParser(pg.types.builtins.INT8, parseInt8);
   return types;
