@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from './store/timeouts.ts';
 
 /** Every setting of the service (API.md §9), typed and frozen. The only reader of process.env. */
 export interface Config {
@@ -7,7 +8,7 @@ export interface Config {
   publicUrl: string;
   databaseUrl: string;
   /** DATABASE_CONNECT_TIMEOUT_MS and DATABASE_STATEMENT_TIMEOUT_MS: how long the store waits before a request gets 503 (store/timeouts.ts). */
-  storeTimeouts: Readonly<{ connectMs: number; statementMs: number }>;
+  storeTimeouts: Readonly<StoreTimeouts>;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   emailFrom: string;
@@ -123,8 +124,8 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl,
     storeTimeouts: Object.freeze({
-      connectMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3000, 1),
-      statementMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1),
+      connectMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_STORE_TIMEOUTS.connectMs, 1),
+      statementMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STORE_TIMEOUTS.statementMs, 1),
     }),
     redisUrl: env.REDIS_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
