@@ -57,13 +57,17 @@ operator
 const database = program.command('database').description('databases, each with its own documents, users and keys');
 database
   .command('create')
-  .description('create a database and print its first secret key (shown once)')
+  .description('create a database and print its first secret key (shown once) and its first public key')
   .requiredOption('--name <name>')
   .action((o: { name: string }) =>
     withStore(async (store) => {
       const created = await createDatabase(store, o.name);
       print(created, () =>
-        [`Created database ${created.database.name} (${created.database.id}).`, `Secret key (shown once, keep it server-side): ${created.key.key}`].join('\n'),
+        [
+          `Created database ${created.database.name} (${created.database.id}).`,
+          `Secret key (shown once, keep it server-side): ${created.key.key}`,
+          `Public key (for browser code; \`svc key list\` shows it again): ${created.publicKey.key}`,
+        ].join('\n'),
       );
     }),
   );

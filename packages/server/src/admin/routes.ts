@@ -95,9 +95,9 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
       config: operator,
       schema: {
         tags,
-        summary: 'Create a database and its first secret key (shown once)',
+        summary: 'Create a database, its first secret key (shown once) and its first public key',
         body: CreateDatabaseBody,
-        response: { 201: Type.Object({ database: DatabaseSchema, key: NewKeySchema }), ...errors },
+        response: { 201: Type.Object({ database: DatabaseSchema, key: NewKeySchema, publicKey: NewKeySchema }), ...errors },
       },
     },
     async (request, reply) => reply.code(201).send(await createDatabase(store, request.body.name)),
@@ -152,7 +152,13 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
     '/v1/admin/databases/:id/keys',
     {
       config: operator,
-      schema: { tags, summary: 'Create an API key (shown once)', params: IdParams, body: CreateKeyBody, response: { 201: NewKeySchema, ...errors } },
+      schema: {
+        tags,
+        summary: 'Create an API key (a secret key is shown once)',
+        params: IdParams,
+        body: CreateKeyBody,
+        response: { 201: NewKeySchema, ...errors },
+      },
     },
     async (request, reply) => {
       await getDatabase(store, request.params.id);
@@ -164,7 +170,12 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
     '/v1/admin/databases/:id/keys',
     {
       config: operator,
-      schema: { tags, summary: 'List API keys (hints only)', params: IdParams, response: { 200: Type.Object({ keys: Type.Array(KeySchema) }), ...errors } },
+      schema: {
+        tags,
+        summary: 'List API keys (hints; public keys whole)',
+        params: IdParams,
+        response: { 200: Type.Object({ keys: Type.Array(KeySchema) }), ...errors },
+      },
     },
     async (request) => {
       await getDatabase(store, request.params.id);

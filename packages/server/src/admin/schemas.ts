@@ -23,14 +23,19 @@ export const NewKeySchema = Type.Object({
   id: Type.String(),
   kind: KeyKindSchema,
   name: Type.Union([Type.String(), Type.Null()]),
-  key: Type.String({ description: 'Shown once' }),
+  key: Type.String({ description: 'A secret key is shown here once; a public key can be listed again' }),
   createdAt: Type.String(),
 });
 export const KeySchema = Type.Object({
   id: Type.String(),
   kind: KeyKindSchema,
   name: Type.Union([Type.String(), Type.Null()]),
-  hint: Type.String(),
+  hint: Type.String({ description: 'The prefix and last 4 characters' }),
+  key: Type.Optional(
+    Type.String({
+      description: 'Public keys only: the whole key, shown any time (absent for public keys created before public keys were kept: those were stored hashed)',
+    }),
+  ),
   createdAt: Type.String(),
   lastUsedAt: Type.Union([Type.String(), Type.Null()]),
   revokedAt: Type.Union([Type.String(), Type.Null()]),

@@ -28,11 +28,11 @@ function checkName(name: unknown): string {
 
 const columns = (store: Store) => `id, name, ${store.dialect.jsonText('settings')} AS settings, created_at, updated_at`;
 
-/** Creates a database and its first secret key, together. */
+/** Creates a database, its first secret key and its first public key, together. */
 export async function createDatabase(store: Store, name: unknown) {
   const now = nowIso();
   const row: DatabaseRow = { id: newId(), name: checkName(name), settings: JSON.stringify(EMPTY_SETTINGS), created_at: now, updated_at: now };
-  const key = await store.transaction(async (tx) => {
+  const [key, publicKey] = await store.transaction(async (tx) => {
     await tx.run(`INSERT INTO databases (id, name, settings, created_at, updated_at) VALUES (?, ?, ${store.dialect.jsonParam}, ?, ?)`, [
       row.id,
       row.name,
@@ -40,9 +40,10 @@ export async function createDatabase(store: Store, name: unknown) {
       now,
       now,
     ]);
-    return createKey(tx, row.id, 'secret', 'default');
+    return [await createKey(tx, row.id, 'secret', 'default'), await createKey(tx, row.id, 'public', 'default')] as const;
   });
-  return { database: toDatabase(row), key: { id: key.id, kind: key.kind, name: key.name, key: key.key, createdAt: key.createdAt } };
+  const shown = (k: typeof key) => ({ id: k.id, kind: k.kind, name: k.name, key: k.key, createdAt: k.createdAt });
+  return { database: toDatabase(row), key: shown(key), publicKey: shown(publicKey) };
 }
 
 export async function listDatabases(store: Store): Promise<Database[]> {

@@ -4,12 +4,17 @@ import type { Queryable, Store } from '../store/store.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import { generateKey, hashSecret, keyHint, type KeyKind } from './key-format.ts';
 
-/** A key as listings show it: never the key itself. */
+/**
+ * A key as listings show it: never a secret key itself. A public key is not a secret (it goes into
+ * browser code), so listings include it whole as `key`; public keys created before migration 0009
+ * were stored as a hash only and are listed without `key`.
+ */
 export interface KeyRecord {
   id: string;
   kind: KeyKind;
   name: string | null;
   hint: string;
+  key?: string;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -27,6 +32,7 @@ interface KeyRow {
   kind: KeyKind;
   name: string | null;
   hint: string;
+  public_key: string | null;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -37,22 +43,28 @@ const toRecord = (r: KeyRow): KeyRecord => ({
   kind: r.kind,
   name: r.name,
   hint: r.hint,
+  // Only a public key is ever kept whole; the kind check guards against a stray value.
+  ...(r.kind === 'public' && r.public_key ? { key: r.public_key } : {}),
   createdAt: r.created_at,
   lastUsedAt: r.last_used_at,
   revokedAt: r.revoked_at,
 });
 
-/** Creates a key; the full key is in the answer and nowhere else, ever. */
+/**
+ * Creates a key. A secret key is in the answer and nowhere else, ever (only its hash is stored); a
+ * public key is also kept whole, so listings can show it again.
+ */
 export async function createKey(q: Queryable, databaseId: string, kind: KeyKind, name: string | null) {
   const key = generateKey(kind);
   const record: KeyRecord = { id: newId(), kind, name, hint: keyHint(key), createdAt: nowIso(), lastUsedAt: null, revokedAt: null };
-  await q.run('INSERT INTO api_keys (id, database_id, kind, name, key_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+  await q.run('INSERT INTO api_keys (id, database_id, kind, name, key_hash, hint, public_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
     record.id,
     databaseId,
     kind,
     name,
     hashSecret(key),
     record.hint,
+    kind === 'public' ? key : null,
     record.createdAt,
   ]);
   return { ...record, key };
@@ -60,7 +72,7 @@ export async function createKey(q: Queryable, databaseId: string, kind: KeyKind,
 
 export async function listKeys(store: Store, databaseId: string): Promise<KeyRecord[]> {
   const rows = await store.all<KeyRow>(
-    'SELECT id, kind, name, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE database_id = ? ORDER BY created_at, id',
+    'SELECT id, kind, name, hint, public_key, created_at, last_used_at, revoked_at FROM api_keys WHERE database_id = ? ORDER BY created_at, id',
     [databaseId],
   );
   return rows.map(toRecord);

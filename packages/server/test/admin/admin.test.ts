@@ -96,7 +96,7 @@ forEachStore('management API', (kind) => {
     const got = await op.request('GET', `/admin/databases/${database.id}`);
     assert.equal(got.status, 200);
     assert.deepEqual((got.json as { database: Database }).database, database);
-    assert.ok(!got.text.includes(key.key), 'the key is shown once only');
+    assert.ok(!got.text.includes(key.key), 'the secret key is shown once only');
 
     const renamed = await op.patch<{ database: Database }>(`/admin/databases/${database.id}`, { name: 'Shop 2' });
     assert.equal(renamed.database.name, 'Shop 2');

@@ -28,6 +28,7 @@ forEachStore('svc CLI', (kind) => {
 
     const created = await svc(db, 'database', 'create', '--name', 'cli-app');
     assert.match(created.key.key, /^svc_sk_[A-Za-z0-9]{32,}$/);
+    assert.match(created.publicKey.key, /^svc_pk_[A-Za-z0-9]{32,}$/); // both keys: the public one for browser code
     const { databases } = await svc(db, 'database', 'list');
     assert.ok(databases.some((d: { id: string }) => d.id === created.database.id));
 
@@ -37,10 +38,28 @@ forEachStore('svc CLI', (kind) => {
     await as(created.key.key).post('/x/docs', { a: 1 }, 201); // the first secret key writes
 
     const { keys } = await svc(db, 'key', 'list', '--database', created.database.id);
-    assert.equal(keys.length, 2);
-    assert.ok(!JSON.stringify(keys).includes(pub.key), 'listings never show a key');
+    assert.equal(keys.length, 3);
+    assert.deepEqual(
+      keys
+        .filter((k: { kind: string }) => k.kind === 'public')
+        .map((k: { key: string }) => k.key)
+        .sort(),
+      [created.publicKey.key, pub.key].sort(),
+    );
+    assert.ok(!JSON.stringify(keys).includes(created.key.key), 'listings never show a secret key');
     await svc(db, 'key', 'revoke', '--database', created.database.id, '--key', pub.id);
     await as(pub.key).get('/x/docs', 401); // the revoked key stops working
+  });
+
+  test('database create prints the secret key and the public key, labelled', async () => {
+    const { stdout } = await run(process.execPath, [BIN, 'database', 'create', '--name', 'printed'], {
+      env: { ...process.env, DATABASE_URL: t.server.db.url },
+    });
+    const secret = /Secret key.*: (svc_sk_[A-Za-z0-9]+)$/m.exec(stdout)?.[1];
+    const pub = /Public key.*: (svc_pk_[A-Za-z0-9]+)$/m.exec(stdout)?.[1];
+    assert.ok(secret && pub, stdout);
+    await as(secret).post('/x/docs', { id: 'printed' }, 201);
+    await as(pub).get('/x/docs/printed', 200);
   });
 
   test('errors exit non-zero with a JSON error', async () => {

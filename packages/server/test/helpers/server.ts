@@ -131,9 +131,9 @@ export async function startServer(kind: StoreKind, opts: StartOptions = {}): Pro
     async createDatabase(name = `db-${Math.random().toString(36).slice(2, 8)}`) {
       const op = await server.operatorToken();
       const c = await request(server, 'POST', '/admin/databases', { key: op, body: { name } });
-      const created = c.json as { database: { id: string }; key: { id: string; key: string } };
-      const p = await request(server, 'POST', `/admin/databases/${created.database.id}/keys`, { key: op, body: { kind: 'public' } });
-      const pub = p.json as { id: string; key: string };
+      // Creating a database also creates its first public key (§6, second version).
+      const created = c.json as { database: { id: string }; key: { id: string; key: string }; publicKey: { id: string; key: string } };
+      const pub = created.publicKey;
       return { databaseId: created.database.id, secretKey: created.key.key, secretKeyId: created.key.id, publicKey: pub.key, publicKeyId: pub.id };
     },
     async close() {
