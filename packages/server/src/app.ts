@@ -19,6 +19,7 @@ import { createOperations } from './operations/operations.ts';
 import { createAdmin } from './admin/admin.ts';
 import { createDocuments } from './documents/documents.ts';
 import { createDashboard } from './dashboard/dashboard.ts';
+import { createDocs } from './docs/docs.ts';
 import { createWebhooks } from './webhooks/webhooks.ts';
 import { createRules } from './rules/rules.ts';
 import { createAuth } from './auth/auth.ts';
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Before the HTTP server closes, which waits for every open connection (WebSockets included).
   app.addHook('preClose', async () => {
+    createDocs({ publicUrl: config.publicUrl }),
     for (const feature of [...features].reverse()) await feature.closing?.();
   });
   app.addHook('onClose', async () => {
