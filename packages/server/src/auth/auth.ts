@@ -15,6 +15,8 @@ import { OAuthFlow } from './oauth/flow.ts';
 import { authRoutes } from './routes.ts';
 import { AuthService } from './service.ts';
 import { Sessions, type SessionEntry } from './sessions.ts';
+import { UserAdmin } from './user-admin.ts';
+import { userAdminRoutes } from './user-admin-routes.ts';
 import { DAY } from './tokens.ts';
 
 /** What the auth feature needs from the app. */
@@ -40,11 +42,15 @@ export function createAuth(deps: AuthDeps): Feature {
   const sessions = new Sessions(store, clock, config.sessionTtlDays * DAY, cache);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, log });
   const background = new Background(log);
-  const auth = new AuthService({ store, clock, sessions });
   const links = new EmailLinks({ store, clock, mailer, sessions, background });
+  const auth = new AuthService({ store, clock, sessions, links });
+  const users = new UserAdmin({ store, clock });
   const oauth = new OAuthFlow({ store, clock, sessions, endpoints: config.oauth, publicUrl: config.publicUrl, log });
   return {
-    routes: (app) => authRoutes(app, { auth, links, oauth, limiter }),
+    routes(app) {
+      authRoutes(app, { auth, links, oauth, limiter });
+      userAdminRoutes(app, { users, maxPageSize: config.limits.pageSize });
+    },
     start() {
       jobs.every('auth: purge expired sessions and tokens', PURGE_EVERY_MS, () => purgeExpired(store, clock));
     },

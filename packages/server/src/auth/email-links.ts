@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.ts';
-import { getDatabase } from '../databases/databases.ts';
+import { getDatabase, getSettings } from '../databases/databases.ts';
+import { authSettings } from '../databases/settings.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Mailer } from '../infra/mailer/mailer.ts';
 import { hashPassword } from '../passwords/passwords.ts';
@@ -7,11 +8,11 @@ import type { Store } from '../store/store.ts';
 import type { Background } from './background.ts';
 import { proveEmail } from './email-proof.ts';
 import { consumeLinkToken, issueLinkToken, linkTokenIsLive } from './links.ts';
-import { magicLinkMail, resetPasswordMail } from './mail-templates.ts';
+import { magicLinkMail, resetPasswordMail, verifyEmailMail } from './mail-templates.ts';
 import { checkRedirectUrl, withQuery } from './redirects.ts';
 import type { Session, Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
-import { checkPassword, findOrCreateUser, toUser, userByEmail, type User } from './users.ts';
+import { checkPassword, findOrCreateUser, isDisabled, toUser, userByEmail, type User } from './users.ts';
 
 /** Where the links of one request point, and the application name the mail shows. */
 export interface LinkTarget {
@@ -21,8 +22,14 @@ export interface LinkTarget {
 
 const badToken = () => new ApiError('invalid_token', 'The link is wrong, used or expired; ask for a new one');
 
+/** API.md §2.1 `allowSignUp: false`: no path creates an account. */
+export const signUpDisabled = () => new ApiError('signup_disabled', 'Sign-up is turned off for this application');
+
+/** Whether the database lets new accounts be made (settings.auth.allowSignUp). */
+export const signUpAllowed = async (store: Store, databaseId: string): Promise<boolean> => authSettings(await getSettings(store, databaseId)).allowSignUp;
+
 /**
- * The e-mail flows of API.md §2: password reset and magic links. Requests answer 202 at once;
+ * The e-mail flows of API.md §2 and §2.1: password reset, magic links and e-mail verification. Requests answer 202 at once;
  * looking the account up and mailing happen in the background, so the answer and its timing are
  * the same whether or not the account exists, and a failing SMTP server fails nothing but the log.
  */
@@ -47,10 +54,14 @@ export class EmailLinks {
     });
   }
 
-  /** Mails a magic link (15 minutes), whether or not the account exists yet; returns at once. */
+  /**
+   * Mails a magic link (15 minutes), whether or not the account exists yet; returns at once. With
+   * sign-up turned off (settings.auth.allowSignUp false) an e-mail without an account gets nothing.
+   */
   requestMagicLink(databaseId: string, email: string, target: LinkTarget): void {
     const { store, clock, mailer } = this.d;
     this.d.background.run('the magic-link e-mail', async () => {
+      if (!(await signUpAllowed(store, databaseId)) && !(await userByEmail(store, databaseId, email))) return;
       const token = await issueLinkToken(store, clock, databaseId, 'magic', email);
       await mailer.send(magicLinkMail({ to: email, app: target.app, link: withQuery(target.url, { token, email }) }));
     });
@@ -81,12 +92,49 @@ export class EmailLinks {
    */
   async verifyMagicLink(databaseId: string, email: string, token: string): Promise<{ user: User; session: Session }> {
     const { store, clock, sessions } = this.d;
+    const mayCreate = await signUpAllowed(store, databaseId);
     return store.transaction(async (tx) => {
       if (!(await consumeLinkToken(tx, clock, databaseId, 'magic', email, token))) throw badToken();
       const now = isoAt(clock);
+      // A link mailed before sign-up was turned off creates nothing either (the token stays unused).
+      if (!mayCreate && !(await userByEmail(tx, databaseId, email))) throw signUpDisabled();
       const found = await findOrCreateUser(tx, databaseId, { email, emailVerified: true }, now);
+      // A disabled account signs in no way (401), and the link stays unused: nothing changes.
+      if (isDisabled(found.user)) throw new ApiError('invalid_credentials', 'This account is disabled');
       const user = found.created ? found.user : await proveEmail(tx, sessions, found.user, now);
       return { user: toUser(user), session: await sessions.create(tx, databaseId, user.id) };
+    });
+  }
+
+  /**
+   * Mails an e-mail-verification link (24 hours) to an account whose e-mail is not verified yet;
+   * an unknown or already verified e-mail gets nothing. Returns at once either way.
+   */
+  requestVerification(databaseId: string, email: string, target: LinkTarget): void {
+    const { store, clock, mailer } = this.d;
+    this.d.background.run('the e-mail-verification e-mail', async () => {
+      const user = await userByEmail(store, databaseId, email);
+      if (!user || Number(user.email_verified)) return;
+      const token = await issueLinkToken(store, clock, databaseId, 'verify', email);
+      await mailer.send(verifyEmailMail({ to: email, app: target.app, link: withQuery(target.url, { token, email }) }));
+    });
+  }
+
+  /**
+   * Marks the e-mail of an account verified with the token of a verification link (used up). The
+   * account asked for the link itself, so unlike a first proof by magic link (`proveEmail`) its
+   * password, sessions and identities stay.
+   */
+  async confirmEmail(databaseId: string, email: string, token: string): Promise<User> {
+    const { store, clock } = this.d;
+    return store.transaction(async (tx) => {
+      if (!(await consumeLinkToken(tx, clock, databaseId, 'verify', email, token))) throw badToken();
+      const user = await userByEmail(tx, databaseId, email);
+      if (!user) throw badToken(); // the account was deleted since
+      if (Number(user.email_verified)) return toUser(user);
+      const now = isoAt(clock);
+      await tx.run('UPDATE users SET email_verified = 1, updated_at = ? WHERE id = ?', [now, user.id]);
+      return toUser({ ...user, email_verified: 1, updated_at: now });
     });
   }
 }

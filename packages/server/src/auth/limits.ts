@@ -10,6 +10,8 @@ import type { Limiter } from '../infra/limiter/limiter.ts';
 const MAIL_LIMITS = {
   'forgot-password': { limit: 5, windowSeconds: 15 * 60 },
   'magic-link': { limit: 5, windowSeconds: 15 * 60 },
+  // Verification links: asked for with /auth/verify-email, and mailed by a sign-up that requires them.
+  'verify-email': { limit: 5, windowSeconds: 15 * 60 },
 } as const;
 
 export type MailLimited = keyof typeof MAIL_LIMITS;
@@ -33,15 +35,15 @@ export interface Attempt {
   ip: string;
 }
 
-/** An end user's account as the limit names it: sign-in, change-password (and account deletion) share its count. */
+/** An end user's account as the limit names it: sign-in, change-password and account deletion share its count. */
 export const userAccount = (databaseId: string, email: string): string => `user:${databaseId}:${email}`;
 
 /** An operator's account as the limit names it. */
 export const operatorAccount = (email: string): string => `operator:${email}`;
 
 /**
- * Runs a password check under the per-account limit (sign-in, change-password, operator sign-in;
- * account deletion when it comes). Past 10 failures of one account from one IP in 15 minutes,
+ * Runs a password check under the per-account limit (sign-in, change-password, account deletion,
+ * operator sign-in). Past 10 failures of one account from one IP in 15 minutes,
  * every attempt from that IP answers 429 `rate_limited` with `retryAfter` (even with the right
  * password) until the window passes; other IPs are not affected.
  *

@@ -1,10 +1,10 @@
 import type { Clock } from '../infra/clock.ts';
 import type { Queryable } from '../store/store.ts';
-import { HOUR, MINUTE, isoAt, newToken, tokenHash } from './tokens.ts';
+import { DAY, HOUR, MINUTE, isoAt, newToken, tokenHash } from './tokens.ts';
 
-/** What a link in an e-mail is for, and how long it works (API.md §2). */
-export type LinkPurpose = 'reset' | 'magic';
-export const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { reset: HOUR, magic: 15 * MINUTE };
+/** What a link in an e-mail is for, and how long it works (API.md §2, §2.1). */
+export type LinkPurpose = 'reset' | 'magic' | 'verify';
+export const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { reset: HOUR, magic: 15 * MINUTE, verify: DAY };
 
 /**
  * Stores a new link token for an e-mail and returns it; only its hash is kept. A newer link does

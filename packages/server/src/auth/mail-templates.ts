@@ -35,3 +35,14 @@ export function resetPasswordMail(m: LinkMail): Mail {
 export function magicLinkMail(m: LinkMail): Mail {
   return render(m, `Your ${m.app} sign-in link`, `Use this link to sign in to ${m.app} as ${m.to}:`, 'Sign in', '15 minutes');
 }
+
+/** The e-mail-verification e-mail (link valid 24 hours): it confirms the address, nothing else. */
+export function verifyEmailMail(m: LinkMail): Mail {
+  return render(
+    m,
+    `Confirm your e-mail address for ${m.app}`,
+    `Confirm that ${m.to} is the e-mail address of your ${m.app} account by opening this link:`,
+    'Confirm e-mail address',
+    '24 hours',
+  );
+}

@@ -1,15 +1,25 @@
+import { deleteUser } from '../admin/users.ts';
+import { getSettings } from '../databases/databases.ts';
+import { authSettings } from '../databases/settings.ts';
 import { ApiError } from '../errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
 import type { Store } from '../store/store.ts';
+import { signUpDisabled, type EmailLinks } from './email-links.ts';
 import type { Current, Session, Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
-import { checkAvatar, checkPassword, insertUser, toUser, userByEmail, validEmail, type User } from './users.ts';
+import { checkAvatar, checkPassword, insertUser, isDisabled, toUser, userByEmail, validEmail, type User } from './users.ts';
 
 /** A user and a new session: the answer of every sign-in. */
 export interface SignedIn {
   user: User;
   session: Session;
+}
+
+/** The answer of a sign-up: no session yet when the database requires a verified e-mail first (§2.1). */
+export interface SignedUp {
+  user: User;
+  session: Session | null;
 }
 
 /** A profile change: only these fields (API.md §2); null clears one. */
@@ -23,32 +33,47 @@ export interface ProfilePatch {
  * key: accounts of two databases never meet.
  */
 export class AuthService {
-  constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions }) {}
+  constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions; links: EmailLinks }) {}
 
-  /** 201: a new account with a password, signed in. 400 `weak_password`, 409 `conflict`. */
-  async signUp(databaseId: string, rawEmail: string, password: string, name: string | undefined): Promise<SignedIn> {
-    const { store, clock, sessions } = this.d;
+  /**
+   * 201: a new account with a password, signed in. 403 `signup_disabled` first when the database
+   * turned sign-up off; 400 `weak_password`, 409 `conflict`. When the database requires verified
+   * e-mails (§2.1) the account starts without a session and a verification link is mailed to
+   * `redirectUrl` or the `siteUrl` setting (a disallowed or missing one → 400 before anything is made).
+   */
+  async signUp(databaseId: string, rawEmail: string, password: string, name: string | undefined, redirectUrl?: string): Promise<SignedUp> {
+    const { store, clock, sessions, links } = this.d;
+    const settings = authSettings(await getSettings(store, databaseId));
+    if (!settings.allowSignUp) throw signUpDisabled();
     const email = validEmail(rawEmail);
     checkPassword(password);
+    const target = settings.requireEmailVerification || redirectUrl !== undefined ? await links.target(databaseId, redirectUrl) : undefined;
     const taken = () => new ApiError('conflict', 'An account with this e-mail already exists');
     if (await userByEmail(store, databaseId, email)) throw taken();
     const passwordHash = await hashPassword(password);
-    return store.transaction(async (tx) => {
+    const signedUp = await store.transaction(async (tx) => {
       const row = await insertUser(tx, databaseId, { email, name: name ?? null, passwordHash, emailVerified: false }, isoAt(clock));
       if (!row) throw taken(); // a concurrent sign-up won
-      return { user: toUser(row), session: await sessions.create(tx, databaseId, row.id) };
+      return { user: toUser(row), session: settings.requireEmailVerification ? null : await sessions.create(tx, databaseId, row.id) };
     });
+    if (settings.requireEmailVerification && target) links.requestVerification(databaseId, email, target);
+    return signedUp;
   }
 
   /**
    * 200 with a new session, or 401 `invalid_credentials`. An unknown e-mail and an account without
    * a password are checked against a dummy hash, so every failure takes one argon2 verification.
+   * A disabled account answers the same, right password or not.
    */
   async signIn(databaseId: string, email: string, password: string): Promise<SignedIn> {
     const { store, sessions } = this.d;
     const row = await userByEmail(store, databaseId, email);
     const ok = await verifyPassword(row?.password_hash ?? undefined, password);
-    if (!ok || !row) throw new ApiError('invalid_credentials', 'Wrong e-mail or password');
+    if (!ok || !row || isDisabled(row)) throw new ApiError('invalid_credentials', 'Wrong e-mail or password');
+    // Only now, with the password right: the answer tells nothing to someone who does not know it.
+    if (!Number(row.email_verified) && authSettings(await getSettings(store, databaseId)).requireEmailVerification) {
+      throw new ApiError('email_not_verified', 'Verify your e-mail address first: open the link mailed to you (POST /auth/verify-email sends a new one)');
+    }
     return { user: toUser(row), session: await sessions.create(store, databaseId, row.id) };
   }
 
@@ -88,5 +113,19 @@ export class AuthService {
       await tx.run('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?', [passwordHash, isoAt(clock), current.user.id]);
       await sessions.endAll(tx, current.user.id, current.tokenHash);
     });
+  }
+
+  /**
+   * `DELETE /auth/me`: deletes the signed-in account with its sessions (so its realtime tokens and
+   * sockets end), identities and pending e-mail links; its documents stay. An account with a
+   * password must give it: wrong or missing → 400 `invalid_current_password` (the route counts
+   * it under the per-account limit). A password-less account (magic link, OAuth) needs none.
+   */
+  async deleteAccount(current: Current, databaseId: string, password: string | undefined): Promise<void> {
+    const hash = current.user.password_hash;
+    if (hash && (password === undefined || !(await verifyPassword(hash, password)))) {
+      throw new ApiError('invalid_current_password', password === undefined ? 'This account has a password: send it as password' : 'The password is wrong');
+    }
+    await deleteUser(this.d.store, databaseId, current.user.id);
   }
 }
