@@ -11,6 +11,7 @@ import { createKey, listKeys, parseKind, revokeKey } from './keys/keys.ts';
 import { barrierOnce } from './infra/invalidation/invalidation.ts';
 import { readRules, saveRules } from './rules/rules.ts';
 import { parseJsonBody } from './json/parse.ts';
+import { registerTransferCommands } from './transfer/cli.ts';
 
 /**
  * The `svc` command. It works on the store named by DATABASE_URL (default ./data/svc.db), through
@@ -149,6 +150,8 @@ rules
       print({ rules: saved }, () => `Stored the rules of database ${o.database}; they apply at once.`);
     }),
   );
+
+registerTransferCommands(program, print);
 
 program.parseAsync().catch((e: unknown) => {
   const message = e instanceof ApiError ? `${e.message} (${e.code})` : e instanceof Error ? e.message : String(e);
