@@ -117,7 +117,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bus.publish(events);
     deps.onChange?.(events);
   };
-  const documents = createDocuments({ store, limits: config.limits, clock, log: app.log, onChange, inTransaction: [webhooks.enqueue] });
+  // Cursors are signed with a key derived from DATABASE_URL: the one setting every instance shares.
+  const documents = createDocuments({
+    store,
+    limits: config.limits,
+    clock,
+    log: app.log,
+    onChange,
+    inTransaction: [webhooks.enqueue],
+    cursorSecret: config.databaseUrl,
+  });
 
   // Every feature, in one list: routes registered in this order, started when the app is ready,
   // stopped in reverse order when it closes.

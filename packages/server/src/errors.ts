@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   weak_password: 400,
   url_not_allowed: 400,
   invalid_rules: 400,
+  invalid_cursor: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   invalid_session: 401,

@@ -11,6 +11,11 @@ export const UserSchema = Type.Object(
     name: Nullable(Type.String()),
     avatar: Nullable(Type.String()),
     emailVerified: Type.Boolean(),
+    appMetadata: Type.Object(
+      {},
+      { additionalProperties: true, description: "The app's data about the user (roles, plan, team): set only with a secret key; rules read it" },
+    ),
+    disabled: Type.Boolean({ description: 'A disabled user cannot sign in and has no session' }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

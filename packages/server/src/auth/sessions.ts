@@ -43,17 +43,20 @@ export class Sessions {
     private readonly cache?: InvalidatedCache<SessionEntry>,
   ) {}
 
-  /** Starts a session for a user (inside the caller's transaction when given one). */
+  /**
+   * Starts a session for a user (inside the caller's transaction when given one). A disabled user
+   * gets none (401 `invalid_credentials`): checked in the INSERT itself, so every way of signing in
+   * (password, magic link, OAuth) is covered, and one racing the user's disabling cannot slip through.
+   */
   async create(q: Queryable, databaseId: string, userId: string): Promise<Session> {
     const token = newToken();
     const expiresAt = isoAt(this.clock, this.lifetimeMs);
-    await q.run('INSERT INTO user_sessions (token_hash, database_id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)', [
-      tokenHash(token),
-      databaseId,
-      userId,
-      expiresAt,
-      isoAt(this.clock),
-    ]);
+    const created = await q.run(
+      `INSERT INTO user_sessions (token_hash, database_id, user_id, expires_at, created_at)
+       SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE id = ? AND disabled = 0)`,
+      [tokenHash(token), databaseId, userId, expiresAt, isoAt(this.clock), userId],
+    );
+    if (created === 0) throw new ApiError('invalid_credentials', 'This account is disabled');
     return { token, expiresAt };
   }
 
@@ -70,10 +73,10 @@ export class Sessions {
   /** The live session of a token hash, whatever its database (resolve compares it, so a cache entry serves any key). */
   private async lookup(hash: string) {
     const row = await this.store.get<UserRow & { session_database_id: string; session_expires_at: string }>(
-      `SELECT u.id, u.email, u.name, u.avatar, u.password_hash, u.email_verified, u.created_at, u.updated_at,
+      `SELECT u.id, u.email, u.name, u.avatar, u.password_hash, u.email_verified, u.app_metadata, u.disabled, u.created_at, u.updated_at,
               s.database_id AS session_database_id, s.expires_at AS session_expires_at
        FROM user_sessions s JOIN users u ON u.id = s.user_id
-       WHERE s.token_hash = ? AND s.expires_at > ?`,
+       WHERE s.token_hash = ? AND s.expires_at > ? AND u.disabled = 0`,
       [hash, isoAt(this.clock)],
     );
     if (!row) return undefined;

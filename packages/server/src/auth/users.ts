@@ -1,15 +1,20 @@
 import { isHttpUrl } from '../http/urls.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids/ids.ts';
+import { isObject, type JsonObject } from '../json/merge-patch.ts';
 import type { Queryable } from '../store/store.ts';
 
-/** An end user as the API shows it (API.md §2): never a password hash. */
+/** An end user as the API shows it (API.md §2, §2.1): never a password hash. */
 export interface User {
   id: string;
   email: string;
   name: string | null;
   avatar: string | null;
   emailVerified: boolean;
+  /** Set only with a secret key or by an operator (auth/user-admin.ts); the user reads it. */
+  appMetadata: JsonObject;
+  /** A disabled user cannot sign in, and no session of theirs resolves. */
+  disabled: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -22,11 +27,23 @@ export interface UserRow {
   avatar: string | null;
   password_hash: string | null;
   email_verified: number | boolean;
+  /** A JSON object: JSON text on SQLite, already parsed on PostgreSQL (jsonb). */
+  app_metadata: string | JsonObject;
+  disabled: number | boolean;
   created_at: string;
   updated_at: string;
 }
 
-export const USER_COLUMNS = 'id, email, name, avatar, password_hash, email_verified, created_at, updated_at';
+export const USER_COLUMNS = 'id, email, name, avatar, password_hash, email_verified, app_metadata, disabled, created_at, updated_at';
+
+/** Whether a users row is disabled (0/1 on both engines). */
+export const isDisabled = (r: Pick<UserRow, 'disabled'>): boolean => Boolean(Number(r.disabled));
+
+/** The app_metadata column as an object, whichever engine read it. */
+export function appMetadataOf(v: UserRow['app_metadata'] | undefined): JsonObject {
+  const parsed: unknown = typeof v === 'string' ? JSON.parse(v) : v;
+  return isObject(parsed) ? parsed : {};
+}
 
 export const toUser = (r: UserRow): User => ({
   id: r.id,
@@ -34,6 +51,8 @@ export const toUser = (r: UserRow): User => ({
   name: r.name,
   avatar: r.avatar,
   emailVerified: Boolean(Number(r.email_verified)),
+  appMetadata: appMetadataOf(r.app_metadata),
+  disabled: isDisabled(r),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -88,6 +107,8 @@ export async function insertUser(q: Queryable, databaseId: string, u: NewUser, n
     avatar: u.avatar ?? null,
     password_hash: u.passwordHash ?? null,
     email_verified: u.emailVerified ? 1 : 0,
+    app_metadata: {},
+    disabled: 0,
     created_at: now,
     updated_at: now,
   };

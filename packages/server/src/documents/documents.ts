@@ -6,6 +6,7 @@ import type { Store } from '../store/store.ts';
 import type { ChangeListener } from '../changes/events.ts';
 import { DocumentsService, type WriteHook } from './service.ts';
 import { AutoIndexer } from './indexes.ts';
+import { CursorCodec } from './cursor.ts';
 import { DocumentRules } from './rule-access.ts';
 import { documentRoutes } from './routes.ts';
 
@@ -19,6 +20,8 @@ export interface DocumentsFeatureDeps {
   onChange: ChangeListener;
   /** Side effects that commit or roll back with each write (webhook deliveries). */
   inTransaction: WriteHook[];
+  /** A secret every instance of the deployment shares: it keys the HMAC of list cursors (cursor.ts). */
+  cursorSecret: string;
 }
 
 /** §1 documents (and §10 rules on them): the service, its automatic indexes and its routes. */
@@ -30,7 +33,8 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
     (e) => log.warn({ err: e }, 'automatic index failed'),
     () => clock.now(),
   );
-  const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction });
+  const cursors = new CursorCodec(deps.cursorSecret);
+  const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction, cursors });
   const rules = new DocumentRules({ store, clock });
   return {
     service,

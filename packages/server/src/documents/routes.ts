@@ -14,6 +14,7 @@ import {
   DocumentBody,
   DocumentParams,
   DocumentSchema,
+  GetQuery,
   ListResponse,
   listQuerySchema,
 } from './schemas.ts';
@@ -112,10 +113,14 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
       config: access,
       preParsing: ruled('read'),
       preValidation: collectionName,
-      schema: { tags, summary: 'Get a document', params: DocumentParams, response: { 200: DocumentSchema, ...errors } },
+      schema: { tags, summary: 'Get a document', params: DocumentParams, querystring: GetQuery, response: { 200: DocumentSchema, ...errors } },
     },
     async (request, reply) =>
-      json(reply, 200, await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request)?.operation)),
+      json(
+        reply,
+        200,
+        await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request)?.operation, request.query.fields),
+      ),
   );
 
   api.patch(

@@ -23,8 +23,12 @@ export const MAX_OFFSET = 10_000_000;
 
 export function listQuerySchema(maxPageSize: number) {
   return Type.Object({
-    limit: Type.Integer({ minimum: 1, maximum: maxPageSize, default: 20 }),
-    offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'At most 10,000,000' }),
+    limit: Type.Integer({ minimum: 0, maximum: maxPageSize, default: 20, description: '0: count only (no documents, just `total`)' }),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: 'Default 0, at most 10,000,000; not with `cursor`' })),
+    cursor: Type.Optional(
+      Type.String({ maxLength: 16384, description: 'The `nextCursor` of the previous page, with the same sortBy, sortOrder, filter and search' }),
+    ),
+    fields: Type.Optional(Type.String({ maxLength: 4096, description: 'Only these field paths (comma-separated), plus id, createdAt, updatedAt' })),
     sortBy: Type.String({ default: 'createdAt', maxLength: 256, description: 'createdAt, updatedAt, id or a field path such as author.name' }),
     sortOrder: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
     filter: Type.Optional(Type.String({ maxLength: 65536, description: 'URL-encoded JSON, MongoDB-style: {"status":"open","score":{"$gte":10}}' })),
@@ -36,6 +40,11 @@ export const ListResponse = Type.Object({
   total: Type.Integer(),
   limit: Type.Integer(),
   offset: Type.Integer(),
+  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page' }),
+});
+
+export const GetQuery = Type.Object({
+  fields: Type.Optional(Type.String({ maxLength: 4096, description: 'Only these field paths (comma-separated), plus id, createdAt, updatedAt' })),
 });
 
 export const CollectionsResponse = Type.Object({

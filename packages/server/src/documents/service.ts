@@ -10,20 +10,31 @@ import type { ChangeEvent, ChangeListener, NewChange } from '../changes/events.t
 import type { AutoIndexer } from './indexes.ts';
 import { checkDocumentId, isDocumentId } from './names.ts';
 import { checkFields } from './fields.ts';
-import { compileFilter, orderBy, parseField } from './query.ts';
+import { compileFilter, parseField } from './query.ts';
 import { CountCache } from './count-cache.ts';
 import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
 import type { Scope, Scopes } from './rule-access.ts';
+import type { CursorCodec } from './cursor.ts';
+import { keyColumns, keysetAfter, keyValues, orderClause, sortOf } from './keyset.ts';
+import { parseProjection, project, type Projection } from './projection.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
 export type Document = JsonObject & { id: string; createdAt: string; updatedAt: string };
 
 export interface ListQuery {
+  /** 0: count only. */
   limit: number;
-  offset: number;
+  /** Absent: 0; never with `cursor`. */
+  offset?: number;
   sortBy: string;
   sortOrder: 'asc' | 'desc';
   filter?: string;
+  /** Full-text words (§1.1); part of what a cursor is bound to. */
+  search?: string;
+  /** A `nextCursor` of a previous page with the same parameters. */
+  cursor?: string;
+  /** `fields=`: a comma-separated projection. */
+  fields?: string;
 }
 
 export interface DocumentsDeps {
@@ -36,6 +47,8 @@ export interface DocumentsDeps {
   onChange: ChangeListener;
   /** Side effects that commit or roll back with the change (webhook deliveries). */
   inTransaction?: WriteHook[];
+  /** Signs and reads list cursors. */
+  cursors: CursorCodec;
 }
 
 /**
@@ -74,6 +87,9 @@ function toDocument(id: string, data: JsonObject, createdAt: string, updatedAt: 
 
 const fromRow = (r: DocumentRow): Document => toDocument(r.id, JSON.parse(r.data) as JsonObject, r.created_at, r.updated_at);
 const jsonOfRow = (r: DocumentRow): DocumentJson => documentJson(r.id, r.data, r.created_at, r.updated_at);
+/** A row as the API returns it, only the projected fields when there is a projection. */
+const shownRow = (r: DocumentRow, projection: Projection | undefined): DocumentJson =>
+  projection ? documentJson(r.id, JSON.stringify(project(JSON.parse(r.data) as JsonObject, projection)), r.created_at, r.updated_at) : jsonOfRow(r);
 
 /** The user's fields of a body: system fields are not stored in `data`. */
 function userFields(body: JsonObject): JsonObject {
@@ -216,15 +232,16 @@ export class DocumentsService {
     });
   }
 
-  /** One document; `read`: a public key's read rule (a document it does not match is 404). */
-  async get(databaseId: string, collection: string, id: string, read?: Scope): Promise<DocumentJson> {
+  /** One document; `read`: a public key's read rule (a document it does not match is 404); `fields`: a projection (§1.1). */
+  async get(databaseId: string, collection: string, id: string, read?: Scope, fields?: string): Promise<DocumentJson> {
+    const projection = parseProjection(fields);
     if (!isDocumentId(id)) throw missing(collection, id);
     const row = await this.store.get<DocumentRow>(
       `SELECT id, ${this.store.dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?`,
       [databaseId, collection, id],
     );
     if (!row || (read?.filter && !read.matches(fromRow(row)))) throw missing(collection, id);
-    return jsonOfRow(row);
+    return shownRow(row, projection);
   }
 
   /**
@@ -303,7 +320,16 @@ export class DocumentsService {
    */
   async list(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<string> {
     const { dialect } = this.store;
+    const { cursors } = this.deps;
     const sortField = parseField(q.sortBy, (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
+    const projection = parseProjection(q.fields);
+    if (q.cursor !== undefined && q.offset !== undefined) {
+      throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
+    }
+    const sort = sortOf(dialect.json, sortField, q.sortOrder === 'desc');
+    // A cursor is bound to everything the order and the set depend on; limit and fields may change between pages.
+    const binding = cursors.binding([databaseId, collection, q.sortBy, q.sortOrder, q.filter, q.search || undefined]);
+    const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
     const rule = read?.filter === undefined ? undefined : compileFilter(dialect.json, JSON.stringify(read.filter));
     const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
     const filters = [rule, own].filter((f) => f !== undefined);
@@ -314,20 +340,38 @@ export class DocumentsService {
     if (paths.length) void this.deps.indexer.ensure(databaseId, collection, paths);
     const where = `database_id = ? AND collection = ?${filter ? ` AND ${filter.sql}` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
+    const offset = q.offset ?? 0;
     // The total rides along with the page as a column (one query instead of two): the collection's
     // counter when unfiltered, else the database's version, which keys the CountCache. As text
     // either way: the version is the 64-bit event counter (changes/read.ts).
     const extra = filter
       ? { sql: '(SELECT CAST(last_event_id AS TEXT) FROM databases WHERE id = ?)', params: [databaseId] }
       : { sql: '(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ? AND name = ?)', params: [databaseId, collection] };
-    const rows = await this.store.all<DocumentRow & { extra: string | null }>(
-      `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, ${extra.sql} AS extra FROM documents WHERE ${where}
-       ORDER BY ${orderBy(dialect.json, sortField, q.sortOrder === 'desc')} LIMIT ? OFFSET ?`,
-      [...extra.params, ...params, q.limit, q.offset],
+    const totalOf = async (known: string | null | undefined) =>
+      filter ? await this.filteredTotal(databaseId, known ?? '0', where, params) : Number(known ?? 0);
+    const answer = (documents: DocumentJson[], total: number, nextCursor: string | null) =>
+      `{"documents":${documentArrayJson(documents)},"total":${total},"limit":${q.limit},"offset":${offset},"nextCursor":${JSON.stringify(nextCursor)}}`;
+    if (q.limit === 0) {
+      // Count only: no page query.
+      return answer([], await totalOf((await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v), null);
+    }
+    // Keyset: the rows after the cursor's position, so a deep page costs what the first one does.
+    const keyset = after ? keysetAfter(sort, after.values, after.id) : undefined;
+    // One row more than the page tells whether there is a next page (nextCursor null on the last).
+    const rows = await this.store.all<DocumentRow & { extra: string | null } & Record<string, unknown>>(
+      `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, ${extra.sql} AS extra${keyColumns(sort)} FROM documents
+       WHERE ${where}${keyset ? ` AND ${keyset.sql}` : ''} ORDER BY ${orderClause(sort)} LIMIT ? OFFSET ?`,
+      [...extra.params, ...params, ...(keyset?.params ?? []), q.limit + 1, offset],
     );
+    const page = rows.slice(0, q.limit);
     const known = rows.length ? rows[0].extra : (await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
-    const total = filter ? await this.filteredTotal(databaseId, known ?? '0', where, params) : Number(known ?? 0);
-    return `{"documents":${documentArrayJson(rows.map(jsonOfRow))},"total":${total},"limit":${q.limit},"offset":${q.offset}}`;
+    const last = rows.length > q.limit ? page[page.length - 1] : undefined;
+    const nextCursor = last ? cursors.encode(binding, { values: keyValues(sort, last), id: last.id }) : null;
+    return answer(
+      page.map((r) => shownRow(r, projection)),
+      await totalOf(known),
+      nextCursor,
+    );
   }
 
   /** Counts a filtered set once per version of the database (CountCache). */

@@ -193,6 +193,6 @@ forEachStore('documents CRUD', (kind) => {
   });
 
   test('listing a collection with no documents → 200 with an empty page', async () => {
-    assert.deepEqual(await api.get('/never/docs'), { documents: [], total: 0, limit: 20, offset: 0 });
+    assert.deepEqual(await api.get('/never/docs'), { documents: [], total: 0, limit: 20, offset: 0, nextCursor: null });
   });
 });

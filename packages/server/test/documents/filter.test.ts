@@ -107,7 +107,7 @@ forEachStore('documents filters', (kind) => {
     );
     assert.equal(p.total, 4);
     const none = (await list(JSON.stringify({ status: 'nobody' }))).json as Page;
-    assert.deepEqual(none, { documents: [], total: 0, limit: 100, offset: 0 });
+    assert.deepEqual(none, { documents: [], total: 0, limit: 100, offset: 0, nextCursor: null });
   });
 
   test('a filter combines with sorting by a user field', async () => {

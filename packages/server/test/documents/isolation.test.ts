@@ -41,7 +41,7 @@ forEachStore('isolation between databases', (kind) => {
 
   test("B's lists and collections do not show A's documents", async () => {
     for (const key of [b.secretKey, b.publicKey]) {
-      assert.deepEqual((await a.request('GET', '/shared/docs', { key })).json, { documents: [], total: 0, limit: 20, offset: 0 });
+      assert.deepEqual((await a.request('GET', '/shared/docs', { key })).json, { documents: [], total: 0, limit: 20, offset: 0, nextCursor: null });
       const f = await a.request('GET', '/shared/docs', { key, query: { filter: JSON.stringify({ owner: 'A' }) } });
       assert.equal((f.json as { total: number }).total, 0);
       assert.deepEqual((await a.request('GET', '/collections', { key })).json, { collections: [] });

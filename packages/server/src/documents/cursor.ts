@@ -1,0 +1,93 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../errors.ts';
+import { isDocumentId } from './names.ts';
+
+/**
+ * Cursors of keyset paging (API.md §1.1). A cursor names the last document of a page by the values
+ * of its sort keys (the SQL expressions the list orders by, in order, as the driver returned them)
+ * and its id; the next page is the rows after that position, `(k1, …, kn, id) > (v1, …, vn, id)`.
+ * Nothing in it depends on what the keys are, so another sort (the rank of a full-text search)
+ * plugs in as one more key.
+ *
+ * Format: `base64url(JSON [version, binding, values, id]) "." base64url(HMAC-SHA-256)`. The binding is
+ * a hash of the parameters the order depends on (database, collection, sortBy, sortOrder, filter,
+ * search), so a cursor used with others is refused. The HMAC makes a cursor tamper-evident; its
+ * key is derived from a secret every instance shares (documents.ts), so any instance takes any
+ * instance's cursor. Even a forged cursor could do no harm: its values are bound parameters of a
+ * keyset condition ANDed to the same filter and rule, i.e. no more than a filter the caller could
+ * write, and each one is checked against the shape the sort expects.
+ */
+
+/** A sort-key value as a driver returns it (PostgreSQL gives numerics as text). */
+export type KeyValue = string | number | null;
+
+export interface CursorPosition {
+  values: KeyValue[];
+  id: string;
+}
+
+const VERSION = 1;
+const MAC_BYTES = 16;
+
+const invalid = (message: string) => new ApiError('invalid_cursor', message);
+
+export class CursorCodec {
+  private readonly key: Buffer;
+
+  /** `secret`: text every instance of a deployment shares; only a hash of it keys the HMAC. */
+  constructor(secret: string) {
+    this.key = createHash('sha256').update('svc list cursor key\u0000').update(secret).digest();
+  }
+
+  /** The binding of a list's parameters: a short hash of everything its order depends on. */
+  binding(parts: Array<string | undefined>): string {
+    return createHash('sha256')
+      .update(JSON.stringify(parts.map((p) => p ?? null)))
+      .digest('base64url')
+      .slice(0, 22);
+  }
+
+  encode(binding: string, position: CursorPosition): string {
+    const body = Buffer.from(JSON.stringify([VERSION, binding, position.values, position.id])).toString('base64url');
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  /**
+   * The position a cursor holds. Throws 400 `invalid_cursor` when it was altered, belongs to other
+   * parameters, or does not have the shape of this sort: `shape[i]` says whether key i may be null.
+   */
+  decode(cursor: string, binding: string, shape: boolean[]): CursorPosition {
+    const [body, mac, ...rest] = cursor.split('.');
+    if (rest.length || !body || !mac || !/^[A-Za-z0-9_-]+$/.test(body) || !/^[A-Za-z0-9_-]+$/.test(mac)) throw invalid('The cursor is malformed');
+    const expected = this.mac(body);
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw invalid('The cursor was altered or was not issued by this service; use the nextCursor of a list answer as is');
+    }
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      throw invalid('The cursor is malformed');
+    }
+    if (!Array.isArray(decoded) || decoded.length !== 4 || decoded[0] !== VERSION) throw invalid('The cursor is of another version');
+    const [, bound, values, id] = decoded as [number, unknown, unknown, unknown];
+    if (bound !== binding) {
+      throw invalid('The cursor belongs to other parameters: send the same sortBy, sortOrder, filter and search as the list that gave it');
+    }
+    if (
+      typeof id !== 'string' ||
+      !isDocumentId(id) ||
+      !Array.isArray(values) ||
+      values.length !== shape.length ||
+      !values.every((v, i) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || (v === null && shape[i]))
+    ) {
+      throw invalid('The cursor does not fit this sort');
+    }
+    return { values: values as KeyValue[], id };
+  }
+
+  private mac(body: string): Buffer {
+    return createHmac('sha256', this.key).update(body).digest().subarray(0, MAC_BYTES);
+  }
+}
