@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   invalid_token: 401,
   read_only_key: 403,
   forbidden: 403,
+  email_not_verified: 403,
+  signup_disabled: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,

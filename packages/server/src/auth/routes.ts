@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ApiError } from '../errors.ts';
 import { principalOf } from '../http/auth.ts';
 import { ErrorResponse } from '../http/error-schema.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
@@ -9,6 +10,8 @@ import type { BrowserStep, OAuthFlow } from './oauth/flow.ts';
 import {
   AcceptedResponse,
   ChangePasswordBody,
+  ConfirmEmailBody,
+  DeleteMeBody,
   ForgotPasswordBody,
   MagicLinkBody,
   NoContent,
@@ -22,7 +25,9 @@ import {
   SignInBody,
   SignUpBody,
   SignedInResponse,
+  SignedUpResponse,
   UserResponse,
+  VerifyEmailBody,
   VerifyMagicLinkBody,
 } from './schemas.ts';
 import type { AuthService } from './service.ts';
@@ -49,8 +54,8 @@ const redirect = (reply: FastifyReply, step: BrowserStep) => {
 };
 
 /**
- * §2 end-user accounts: sign-up and sign-in with a password, sessions, password reset and magic
- * links by e-mail, and sign-in with Google or GitHub. Either key may call every route (a browser
+ * §2 end-user accounts: sign-up and sign-in with a password, sessions, password reset, magic
+ * links and e-mail verification by e-mail, account deletion, and sign-in with OAuth providers. Either key may call every route (a browser
  * signs users up with its public key); the OAuth routes are browser navigations and carry the
  * public key in the query. Password checks go through the per-account limit of §2.1.
  */
@@ -89,14 +94,14 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       config: key,
       schema: {
         tags,
-        summary: 'Create an account with a password and sign in',
+        summary: 'Create an account with a password and sign in (session null when the database requires a verified e-mail first)',
         body: SignUpBody,
-        response: { 201: SignedInResponse, 409: ErrorResponse, ...errors },
+        response: { 201: SignedUpResponse, 409: ErrorResponse, ...errors },
       },
     },
     async (request, reply) => {
-      const { email, password, name } = request.body;
-      return reply.code(201).send(await auth.signUp(databaseOf(request), email, password, name ?? undefined));
+      const { email, password, name, redirectUrl } = request.body;
+      return reply.code(201).send(await auth.signUp(databaseOf(request), email, password, name ?? undefined, redirectUrl));
     },
   );
 
@@ -149,6 +154,33 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       },
     },
     async (request) => ({ user: await auth.updateProfile(await current(request), request.body) }),
+  );
+
+  api.delete(
+    '/v1/auth/me',
+    {
+      config: keyInvalidates,
+      // No body at all is an empty one (a password-less account has nothing to send).
+      preValidation: (request, _reply, done) => {
+        request.body ??= {};
+        done();
+      },
+      schema: {
+        tags,
+        summary: 'Delete the signed-in account with its sessions and identities (its documents stay)',
+        headers: SessionHeaders,
+        body: DeleteMeBody,
+        response: { 204: NoContent, 404: ErrorResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const me = await current(request);
+      const databaseId = databaseOf(request);
+      await limitFailedAttempts(limiter, { account: userAccount(databaseId, me.user.email), ip: request.ip }, () =>
+        auth.deleteAccount(me, databaseId, request.body.password),
+      );
+      return reply.code(204).send();
+    },
   );
 
   api.post(
@@ -242,13 +274,52 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     async (request) => links.verifyMagicLink(databaseOf(request), normalizeEmail(request.body.email), request.body.token),
   );
 
+  api.post(
+    '/v1/auth/verify-email',
+    {
+      config: key,
+      schema: {
+        tags,
+        summary: 'Mail an e-mail-verification link (valid 24 hours): to the signed-in user, or to `email` if its account is unverified',
+        headers: SessionHeaders,
+        body: VerifyEmailBody,
+        response: { 202: AcceptedResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { redirectUrl } = request.body;
+      let email = request.body.email;
+      if (sessionToken(request) !== undefined) email = (await current(request)).user.email;
+      else if (email === undefined) {
+        throw new ApiError('validation_failed', 'Send X-Session-Token, or the email to verify', [
+          { path: '/email', message: 'is required without X-Session-Token' },
+        ]);
+      }
+      return requestLink(request, { email, redirectUrl }, reply, 'verify-email', (db, to, target) => links.requestVerification(db, to, target));
+    },
+  );
+
+  api.post(
+    '/v1/auth/verify-email/confirm',
+    {
+      config: keyInvalidates,
+      schema: {
+        tags,
+        summary: "Mark the account's e-mail verified with the token of a verification link (sessions stay as they are)",
+        body: ConfirmEmailBody,
+        response: { 200: UserResponse, ...errors },
+      },
+    },
+    async (request) => ({ user: await links.confirmEmail(databaseOf(request), normalizeEmail(request.body.email), request.body.token) }),
+  );
+
   api.get(
     '/v1/auth/oauth/:provider',
     {
       config: { access: 'open' },
       schema: {
         tags,
-        summary: 'Start signing in with Google or GitHub (a browser navigation; the public key goes in the query)',
+        summary: 'Start signing in with Google, GitHub or the OpenID Connect provider (a browser navigation; the public key goes in the query)',
         security: [],
         params: ProviderParams,
         querystring: OAuthStartQuery,

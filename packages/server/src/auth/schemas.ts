@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 
 /** Schemas of the §2 routes: they validate input and generate /v1/openapi.json (and the SDK's types). */
 // Null first: with coerceTypes, a string branch first would turn a null into "".
-const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
+const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) => Type.Union([Type.Null(), t], options);
 
 export const UserSchema = Type.Object(
   {
@@ -28,6 +28,10 @@ export const SessionSchema = Type.Object({
 });
 
 export const SignedInResponse = Type.Object({ user: UserSchema, session: SessionSchema });
+export const SignedUpResponse = Type.Object({
+  user: UserSchema,
+  session: Nullable(SessionSchema, { description: 'null when the database requires a verified e-mail first: a verification link was mailed' }),
+});
 export const UserResponse = Type.Object({ user: UserSchema });
 export const AcceptedResponse = Type.Object({}, { description: 'Accepted; the e-mail, if any, is sent in the background' });
 
@@ -36,7 +40,18 @@ const NewPassword = Type.String({ description: '8 to 256 characters, else 400 we
 const Password = Type.String({ maxLength: 4096 });
 const LinkToken = Type.String({ maxLength: 512, description: 'The token of the link in the e-mail' });
 
-export const SignUpBody = Type.Object({ email: Email, password: NewPassword, name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))) });
+const RedirectUrl = Type.String({ maxLength: 2048, description: "Where the link points; default: the database's siteUrl" });
+export const SignUpBody = Type.Object({
+  email: Email,
+  password: NewPassword,
+  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  redirectUrl: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description: 'Where the verification link points when the database requires verified e-mails; default: the siteUrl setting',
+    }),
+  ),
+});
 export const SignInBody = Type.Object({ email: Email, password: Password });
 export const PatchMeBody = Type.Object(
   {
@@ -53,6 +68,14 @@ export const ForgotPasswordBody = Type.Object({
 export const ResetPasswordBody = Type.Object({ email: Email, token: LinkToken, newPassword: NewPassword });
 export const MagicLinkBody = Type.Object({ email: Email, redirectUrl: Type.String({ maxLength: 2048, description: 'Where the link points' }) });
 export const VerifyMagicLinkBody = Type.Object({ email: Email, token: LinkToken });
+export const VerifyEmailBody = Type.Object({
+  email: Type.Optional(Type.String({ maxLength: 320, description: 'Without X-Session-Token: the address to verify (ignored with one)' })),
+  redirectUrl: Type.Optional(RedirectUrl),
+});
+export const ConfirmEmailBody = Type.Object({ email: Email, token: LinkToken });
+export const DeleteMeBody = Type.Object({
+  password: Type.Optional(Type.String({ maxLength: 4096, description: "The account's password; required when it has one" })),
+});
 
 export const SessionHeaders = Type.Object({ 'x-session-token': Type.Optional(Type.String({ description: 'The session token of the signed-in user' })) });
 
