@@ -6,10 +6,16 @@ export const OperatorSchema = Type.Object({ id: Type.String(), email: Type.Strin
 export const SignInResponse = Type.Object({ token: Type.String(), operator: OperatorSchema });
 
 const OAuthClient = Type.Object({ clientId: Type.Union([Type.String(), Type.Null()]), clientSecretSet: Type.Boolean() });
+const OidcClient = Type.Object({
+  issuer: Type.Union([Type.String(), Type.Null()]),
+  clientId: Type.Union([Type.String(), Type.Null()]),
+  clientSecretSet: Type.Boolean(),
+  name: Type.Union([Type.String(), Type.Null()]),
+});
 export const SettingsSchema = Type.Object({
   redirectUrls: Type.Array(Type.String()),
   siteUrl: Type.Union([Type.String(), Type.Null()]),
-  oauth: Type.Object({ google: Type.Optional(OAuthClient), github: Type.Optional(OAuthClient) }),
+  oauth: Type.Object({ google: Type.Optional(OAuthClient), github: Type.Optional(OAuthClient), oidc: Type.Optional(OidcClient) }),
 });
 export const DatabaseSchema = Type.Object({
   id: Type.String(),
@@ -47,7 +53,7 @@ export const PatchDatabaseBody = Type.Object(
     settings: Type.Optional(
       Type.Object(
         {},
-        { additionalProperties: true, description: 'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}}}' },
+        { additionalProperties: true, description: 'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}, oidc: {issuer, clientId, clientSecret, name}}}' },
       ),
     ),
   },

@@ -79,7 +79,7 @@ export const DeleteMeBody = Type.Object({
 
 export const SessionHeaders = Type.Object({ 'x-session-token': Type.Optional(Type.String({ description: 'The session token of the signed-in user' })) });
 
-export const ProviderParams = Type.Object({ provider: Type.Union([Type.Literal('google'), Type.Literal('github')]) });
+export const ProviderParams = Type.Object({ provider: Type.Union([Type.Literal('google'), Type.Literal('github'), Type.Literal('oidc')]) });
 export const OAuthStartQuery = Type.Object({
   key: Type.Optional(Type.String({ description: 'A public key (svc_pk_…); a secret key here is refused' })),
   redirectUrl: Type.String({ maxLength: 2048, description: 'An allowed redirect URL: where the user comes back with ?token= or ?error=' }),
@@ -89,6 +89,7 @@ export const OAuthCallbackQuery = Type.Object(
     code: Type.Optional(Type.String()),
     state: Type.Optional(Type.String()),
     error: Type.Optional(Type.String()),
+    iss: Type.Optional(Type.String({ description: 'OpenID Connect: the issuer, when it says so in its answer (RFC 9207)' })),
   },
   { additionalProperties: true, description: 'What the provider sends back' },
 );

@@ -7,7 +7,7 @@ import { validateRules } from '../rules/validate.ts';
 export interface Settings {
   redirectUrls: string[];
   siteUrl: string | null;
-  oauth: Partial<Record<OAuthProvider, { clientId: string | null; clientSecret: string | null }>>;
+  oauth: Partial<Record<Exclude<OAuthProvider, 'oidc'>, { clientId: string | null; clientSecret: string | null }>> & { oidc?: OidcSettings };
   /**
    * The §10 access rules as last written, kept as JSON text: PostgreSQL's jsonb would reorder
    * their keys, and GET /rules answers them exactly as written. Absent: never set (rules/).
@@ -15,8 +15,22 @@ export interface Settings {
   rules?: string;
 }
 
-export type OAuthProvider = 'google' | 'github';
-const PROVIDERS: OAuthProvider[] = ['google', 'github'];
+export type OAuthProvider = 'google' | 'github' | 'oidc';
+const PROVIDERS: OAuthProvider[] = ['google', 'github', 'oidc'];
+
+/** The one generic OpenID Connect provider of a database (API.md §2.1): `name` is its label for people. */
+export interface OidcSettings {
+  issuer: string | null;
+  clientId: string | null;
+  clientSecret: string | null;
+  name: string | null;
+}
+/** The keys each provider's settings may hold. */
+const PROVIDER_KEYS: Record<OAuthProvider, string[]> = {
+  google: ['clientId', 'clientSecret'],
+  github: ['clientId', 'clientSecret'],
+  oidc: ['issuer', 'clientId', 'clientSecret', 'name'],
+};
 
 export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth: {} };
 
@@ -35,12 +49,13 @@ function validate(v: JsonObject): Settings {
   else {
     for (const [provider, conf] of Object.entries(oauth)) {
       const base = `/settings/oauth/${provider}`;
-      if (!PROVIDERS.includes(provider as OAuthProvider)) details.push({ path: base, message: 'must be google or github' });
-      else if (!isObject(conf)) details.push({ path: base, message: 'must be {clientId, clientSecret}' });
+      if (!PROVIDERS.includes(provider as OAuthProvider)) details.push({ path: base, message: 'must be google, github or oidc' });
+      else if (!isObject(conf)) details.push({ path: base, message: `must be {${PROVIDER_KEYS[provider as OAuthProvider].join(', ')}}` });
       else {
         for (const [k, val] of Object.entries(conf)) {
-          if (k !== 'clientId' && k !== 'clientSecret') details.push({ path: `${base}/${k}`, message: 'is not a setting' });
+          if (!PROVIDER_KEYS[provider as OAuthProvider].includes(k)) details.push({ path: `${base}/${k}`, message: 'is not a setting' });
           else if (val !== null && (typeof val !== 'string' || val.length > 512)) details.push({ path: `${base}/${k}`, message: 'must be a string' });
+          else if (k === 'issuer' && val !== null && !isHttpUrl(val)) details.push({ path: `${base}/${k}`, message: 'must be an http(s) URL' });
         }
       }
     }
@@ -64,9 +79,10 @@ export function patchSettings(current: Settings, patch: unknown): Settings {
 
 /** Settings as reads show them: client secrets replaced by `clientSecretSet`. */
 export function publicSettings(s: Settings) {
-  const oauth: Record<string, { clientId: string | null; clientSecretSet: boolean }> = {};
+  const oauth: Record<string, { clientId: string | null; clientSecretSet: boolean; issuer?: string | null; name?: string | null }> = {};
   for (const [provider, conf] of Object.entries(s.oauth)) {
     oauth[provider] = { clientId: conf?.clientId ?? null, clientSecretSet: Boolean(conf?.clientSecret) };
   }
+  if (s.oauth.oidc) oauth.oidc = { issuer: s.oauth.oidc.issuer ?? null, ...oauth.oidc, name: s.oauth.oidc.name ?? null };
   return { redirectUrls: s.redirectUrls, siteUrl: s.siteUrl, oauth, ...(s.rules === undefined ? {} : { rules: JSON.parse(s.rules) as unknown }) };
 }

@@ -11,10 +11,11 @@ import type { Store } from '../../store/store.ts';
 import { checkRedirectUrl, withQuery } from '../redirects.ts';
 import type { Sessions } from '../sessions.ts';
 import { OAuthRefusal, accountForIdentity, type OAuthErrorCode } from './identities.ts';
-import type { ProviderSpec } from './provider.ts';
+import type { OAuthProfile, ProviderSpec } from './provider.ts';
 import { github } from './github.ts';
 import { google } from './google.ts';
 import { bindingCookie, clearedBindingCookie, isBound } from './browser-binding.ts';
+import { OidcClients, oidcSettings } from './oidc.ts';
 import { createState, findState, useUpState, type OAuthState } from './state.ts';
 
 /**
@@ -28,6 +29,8 @@ export interface CallbackQuery {
   code?: string;
   state?: string;
   error?: string;
+  /** OpenID Connect: the issuer names itself (RFC 9207). */
+  iss?: string;
 }
 
 /** Where to send the browser, and the Set-Cookie value that goes with it (the state's browser binding). */
@@ -42,10 +45,13 @@ export interface BrowserStep {
  * bound to both, and points the browser at the provider; the route binds the state to the
  * browser (browser-binding.ts). `callback` checks that binding, uses the state up, trades the
  * code, reads the profile, finds or makes the account and sends the browser back with a session
- * token, or with `?error=<code>` once the redirect URL is trusted.
+ * token, or with `?error=<code>` once the redirect URL is trusted. The OpenID Connect provider
+ * (oidc.ts) takes its endpoints from the issuer's discovery document and signs in with the
+ * claims of a validated ID token instead.
  */
 export class OAuthFlow {
-  private readonly specs: Record<OAuthProvider, ProviderSpec>;
+  private readonly specs: Record<Exclude<OAuthProvider, 'oidc'>, ProviderSpec>;
+  private readonly oidc = new OidcClients();
   constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions; endpoints: OAuthEndpoints; publicUrl: string; log: FastifyBaseLogger }) {
     this.specs = { google: google(d.endpoints), github: github(d.endpoints) };
   }
@@ -54,7 +60,7 @@ export class OAuthFlow {
     return `${this.d.publicUrl}/v1/auth/oauth/${provider}/callback`;
   }
 
-  private async client(databaseId: string, provider: OAuthProvider): Promise<OAuth2Client | undefined> {
+  private async client(databaseId: string, provider: Exclude<OAuthProvider, 'oidc'>): Promise<OAuth2Client | undefined> {
     const conf = (await getSettings(this.d.store, databaseId)).oauth[provider];
     if (!conf?.clientId || !conf.clientSecret) return undefined;
     return new OAuth2Client(conf.clientId, conf.clientSecret, this.callbackUrl(provider));
@@ -66,7 +72,7 @@ export class OAuthFlow {
   }
 
   /** The provider's authorization URL for a new sign-in, and the cookie that binds its state to this browser. */
-  async start(provider: OAuthProvider, key: string | undefined, redirectUrl: string): Promise<Required<BrowserStep>> {
+  async start(provider: OAuthProvider, key: string | undefined, redirectUrl: string): Promise<BrowserStep> {
     if (!key) throw new ApiError('missing_api_key', 'Pass your public key as ?key=svc_pk_…');
     if (key.startsWith(KEY_PREFIX.secret)) {
       throw new ApiError('validation_failed', 'A secret key must never be put in a URL; pass the public key as ?key=', [
@@ -78,6 +84,7 @@ export class OAuthFlow {
     const { databaseId } = principal;
     const db = await getDatabase(this.d.store, databaseId);
     const target = checkRedirectUrl(redirectUrl, db.settings.redirectUrls).toString();
+    if (provider === 'oidc') return this.startOidc(databaseId, target);
     const client = await this.client(databaseId, provider);
     if (!client) throw new ApiError('validation_failed', `Sign-in with ${provider} is not configured for this database (settings.oauth.${provider})`);
     const codeVerifier = generateCodeVerifier();
@@ -111,11 +118,7 @@ export class OAuthFlow {
       if (q.error)
         throw new OAuthRefusal(q.error === 'access_denied' ? 'access_denied' : 'provider_error', `${provider} answered error=${q.error.slice(0, 64)}`);
       if (!q.code) throw new OAuthRefusal('provider_error', `${provider} sent no code`);
-      const client = await this.client(s.databaseId, provider);
-      if (!client) throw new OAuthRefusal('provider_not_configured', `sign-in with ${provider} is no longer configured`);
-      const spec = this.specs[provider];
-      const tokens = await client.validateAuthorizationCode(spec.tokenUrl, q.code, s.codeVerifier);
-      const profile = await spec.profile(tokens.accessToken());
+      const profile = provider === 'oidc' ? await this.oidcProfile(s, q.code, q) : await this.oauth2Profile(provider, s, q.code);
       const user = await accountForIdentity(this.d.store, this.d.clock, this.d.sessions, s.databaseId, provider, profile);
       const session = await this.d.sessions.create(this.d.store, s.databaseId, user.id);
       return withQuery(s.redirectUrl, { token: session.token });
@@ -125,5 +128,50 @@ export class OAuthFlow {
       this.d.log.warn({ provider, databaseId: s.databaseId, code, reason: e instanceof Error ? e.message : String(e) }, 'OAuth sign-in failed');
       return withQuery(s.redirectUrl, { error: code });
     }
+  }
+
+  /** Google and GitHub: trade the code at the configured token URL, read the profile with the access token. */
+  private async oauth2Profile(provider: Exclude<OAuthProvider, 'oidc'>, s: OAuthState, code: string): Promise<OAuthProfile> {
+    const client = await this.client(s.databaseId, provider);
+    if (!client) throw new OAuthRefusal('provider_not_configured', `sign-in with ${provider} is no longer configured`);
+    const spec = this.specs[provider];
+    const tokens = await client.validateAuthorizationCode(spec.tokenUrl, code, s.codeVerifier);
+    return spec.profile(tokens.accessToken());
+  }
+
+  /** The database's OpenID Connect provider (oidc.ts), when issuer, client id and secret are set. */
+  private async oidcClient(databaseId: string) {
+    return oidcSettings((await getSettings(this.d.store, databaseId)).oauth.oidc);
+  }
+
+  /**
+   * Starts an OpenID Connect sign-in: discovery first (kept for an hour), then a state as for the
+   * others, whose PKCE verifier also yields the `nonce`. A discovery that fails sends the browser
+   * back to the (already checked) redirect URL with `?error=provider_error`, creating no state.
+   */
+  private async startOidc(databaseId: string, target: string): Promise<BrowserStep> {
+    const conf = await this.oidcClient(databaseId);
+    if (!conf)
+      throw new ApiError('validation_failed', 'Sign-in with oidc is not configured for this database (settings.oauth.oidc: issuer, clientId, clientSecret)');
+    let config: Awaited<ReturnType<OidcClients['configuration']>>;
+    try {
+      config = await this.oidc.configuration(conf);
+    } catch (e) {
+      const code: OAuthErrorCode = 'provider_error';
+      this.d.log.warn({ provider: 'oidc', databaseId, code, reason: e instanceof Error ? e.message : String(e) }, 'OpenID Connect discovery failed');
+      return { location: withQuery(target, { error: code }) };
+    }
+    const codeVerifier = generateCodeVerifier();
+    const state = await createState(this.d.store, this.d.clock, { databaseId, provider: 'oidc', redirectUrl: target, codeVerifier });
+    const location = await this.oidc.authorizationUrl(config, this.callbackUrl('oidc'), state, codeVerifier);
+    return { location, cookie: bindingCookie(state, this.secureCookies) };
+  }
+
+  /** OpenID Connect: the code traded, the ID token validated (signature, iss, aud, exp, nonce), the person read. */
+  private async oidcProfile(s: OAuthState, code: string, q: CallbackQuery): Promise<OAuthProfile> {
+    const conf = await this.oidcClient(s.databaseId);
+    if (!conf) throw new OAuthRefusal('provider_not_configured', 'sign-in with oidc is no longer configured');
+    const config = await this.oidc.configuration(conf);
+    return this.oidc.profile(config, this.callbackUrl('oidc'), { code, state: q.state ?? '', iss: q.iss }, s.codeVerifier);
   }
 }
