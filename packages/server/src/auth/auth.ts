@@ -17,8 +17,6 @@ import { AuthService } from './service.ts';
 import { Sessions, type SessionEntry } from './sessions.ts';
 import { UserAdmin } from './user-admin.ts';
 import { userAdminRoutes } from './user-admin-routes.ts';
-import { UserAdmin } from './user-admin.ts';
-import { userAdminRoutes } from './user-admin-routes.ts';
 import { DAY } from './tokens.ts';
 
 /** What the auth feature needs from the app. */
@@ -46,7 +44,6 @@ export function createAuth(deps: AuthDeps): Feature {
   const background = new Background(log);
   const links = new EmailLinks({ store, clock, mailer, sessions, background });
   const auth = new AuthService({ store, clock, sessions, links });
-  const users = new UserAdmin({ store, clock });
   const users = new UserAdmin({ store, clock });
   const oauth = new OAuthFlow({ store, clock, sessions, endpoints: config.oauth, publicUrl: config.publicUrl, log });
   return {

@@ -101,8 +101,6 @@ export class EmailLinks {
       const found = await findOrCreateUser(tx, databaseId, { email, emailVerified: true }, now);
       // A disabled account signs in no way (401), and the link stays unused: nothing changes.
       if (isDisabled(found.user)) throw new ApiError('invalid_credentials', 'This account is disabled');
-      // A disabled account signs in no way (401), and the link stays unused: nothing changes.
-      if (isDisabled(found.user)) throw new ApiError('invalid_credentials', 'This account is disabled');
       const user = found.created ? found.user : await proveEmail(tx, sessions, found.user, now);
       return { user: toUser(user), session: await sessions.create(tx, databaseId, user.id) };
     });

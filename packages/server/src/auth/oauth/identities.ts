@@ -14,7 +14,7 @@ export type OAuthErrorCode =
   | 'email_not_verified'
   | 'invalid_state'
   | 'provider_error'
-  | 'provider_not_configured' | 'invalid_credentials'
+  | 'provider_not_configured'
   | 'invalid_credentials'
   | 'signup_disabled';
 
@@ -26,12 +26,6 @@ export class OAuthRefusal extends Error {
   ) {
     super(message);
   }
-}
-
-/** A disabled account signs in no way (API.md §2.1): `redirectUrl?error=invalid_credentials`. */
-function enabled(user: UserRow): UserRow {
-  if (isDisabled(user)) throw new OAuthRefusal('invalid_credentials', 'the account is disabled');
-  return user;
 }
 
 /** A disabled account signs in no way (API.md §2.1): `redirectUrl?error=invalid_credentials`. */
@@ -77,8 +71,6 @@ export async function accountForIdentity(
       throw new OAuthRefusal('signup_disabled', 'sign-up is turned off and no account has this e-mail');
     const found = await findOrCreateUser(tx, databaseId, { email, name: p.name, avatar: p.avatar, emailVerified: p.emailVerified }, now);
     if (!found.created && !p.emailVerified) throw new OAuthRefusal('email_not_verified', `the ${provider} e-mail is not verified and an account has it`);
-    // A disabled account gets no session, and its sign-in changes nothing (not even a first proof).
-    enabled(found.user);
     // A disabled account gets no session, and its sign-in changes nothing (not even a first proof).
     enabled(found.user);
     const user = found.created ? found.user : await proveEmail(tx, sessions, found.user, now);
