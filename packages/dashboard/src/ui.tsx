@@ -156,6 +156,34 @@ const KEPT = {
     'the server stores it in clear, because it signs every delivery with it, but never shows it again: it is shown now so you can configure your receiver. Lost it? Rotate the secret to get a new one.',
 } as const;
 
+/** A value that is not a secret (a public key), shown any time: read-only field and copy button. */
+export function CopyableValue({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState<string>();
+  const input = useRef<HTMLInputElement>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('Copied.');
+    } catch {
+      input.current?.select();
+      setCopied(document.execCommand('copy') ? 'Copied.' : 'Select the text and copy it with Ctrl+C.');
+    }
+  };
+  return (
+    <span class="row copyable">
+      <input ref={input} class="mono public-value" readOnly value={value} aria-label={label} onFocus={(e) => e.currentTarget.select()} />
+      <button type="button" onClick={copy} aria-label={`Copy ${label}`}>
+        Copy
+      </button>
+      {copied && (
+        <span class="muted" role="status">
+          {copied}
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** A secret shown once: read-only field, copy button and the warning, with how the server keeps it. */
 export function SecretOnce({ label, value, kept }: { label: string; value: string; kept: keyof typeof KEPT }) {
   const [copied, setCopied] = useState<string>();

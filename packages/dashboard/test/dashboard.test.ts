@@ -28,6 +28,7 @@ let s: ReturnType<typeof screenshots>;
 const secrets: Array<{ what: string; value: string }> = [];
 let dbId = '';
 let secretKey = '';
+let firstPublicKey = '';
 
 const html = () => page.content();
 /** Asserts that no secret shown so far is anywhere in the page's HTML, storage or text. */
@@ -126,11 +127,13 @@ test('databases: create shows the first secret key once with a copy button; rena
   const told = await dialog().innerText();
   assert.ok(told.includes("You won't see it again"));
   assert.match(told, /stores only a hash of it/, 'says truly how a secret key is kept');
-  await dialog().getByRole('button', { name: 'Copy' }).click();
+  await dialog().getByRole('button', { name: 'Copy', exact: true }).click();
   await dialog()
     .getByText(/Copied|copy it with Ctrl\+C/)
     .waitFor();
   await s.shot('database-created-key-once');
+  firstPublicKey = await dialog().getByLabel('Public key', { exact: true }).inputValue();
+  assert.match(firstPublicKey, /^svc_pk_[A-Za-z0-9]{32,}$/, 'creating a database also shows its first public key');
   await dialog().getByRole('button', { name: "I've copied it" }).click();
   secrets.push({ what: 'the first secret key', value });
   await assertNoSecretShown('after the first key dialog closed');
@@ -170,33 +173,49 @@ test('databases: create shows the first secret key once with a copy button; rena
   dbId = dbs.databases[0].id;
 });
 
-test('keys: list with hint, kind, created and last used; a new key is shown once; revoke', { skip: !run }, async () => {
+test('keys: a secret key shown once, a public key any time with a copy button; hints, last used; revoke', { skip: !run }, async () => {
   await request(server, 'GET', '/collections', { key: secretKey }); // so "last used" has a value
   await page.waitForTimeout(1200); // last-used times are written in batches
   await page.getByRole('link', { name: 'Keys' }).first().click();
   await page.getByRole('heading', { name: 'API keys' }).waitFor();
   const hint = `${secretKey.slice(0, 7)}…${secretKey.slice(-4)}`;
   await page.getByText(hint).waitFor();
+  // The database's first public key is listed whole, with a copy button.
+  const firstField = page.getByRole('textbox', { name: 'public key default' });
+  assert.equal(await firstField.inputValue(), firstPublicKey, 'the first public key is in the list, whole');
+  const firstRow = page.locator('tr', { has: firstField });
+  await firstRow.getByRole('button', { name: 'Copy public key default' }).click();
+  await firstRow.getByText(/Copied|copy it with Ctrl\+C/).waitFor();
   await button('New key').click();
   await dialog()
     .getByLabel(/Public: for browsers/)
     .check();
   await dialog().getByLabel(/Name/).fill('web app');
   await dialog().getByRole('button', { name: 'Create key' }).click();
-  const pub = await page.locator('.secret-value').inputValue();
+  const pub = await dialog().getByLabel('Public key', { exact: true }).inputValue();
   assert.match(pub, /^svc_pk_/);
-  await s.shot('key-created-once');
-  await dialog().getByRole('button', { name: "I've copied it" }).click();
-  secrets.push({ what: 'the public key', value: pub });
+  assert.ok(!(await dialog().innerText()).includes("You won't see it again"), 'a public key is not presented as a secret');
+  await s.shot('public-key-created');
+  await dialog().getByRole('button', { name: 'Done' }).click();
   await assertNoSecretShown('keys page after the dialog');
   const row = page.locator('tr', { hasText: 'web app' });
   assert.match(await row.innerText(), /public/);
+  assert.equal(await row.locator('input.public-value').inputValue(), pub, 'the new public key is listed whole');
+  // A secret key made here is shown once only.
+  await button('New key').click();
+  await dialog().getByRole('button', { name: 'Create key' }).click();
+  const extraSecret = await page.locator('.secret-value').inputValue();
+  assert.match(extraSecret, /^svc_sk_/);
+  await dialog().getByRole('button', { name: "I've copied it" }).click();
+  secrets.push({ what: 'a secret key made on the keys page', value: extraSecret });
+  await assertNoSecretShown('keys page after a secret key was made');
   await row.getByRole('button', { name: /^Revoke/ }).click();
   await dialog().getByRole('button', { name: 'Revoke' }).click();
   await row.getByText('revoked').waitFor();
   assert.equal((await request(server, 'GET', '/collections', { key: pub })).status, 401, 'a revoked key stops working');
   await page.reload();
   await page.getByText(hint).waitFor();
+  assert.equal(await page.getByRole('textbox', { name: 'public key default' }).inputValue(), firstPublicKey, 'shown again after a reload');
   await assertNoSecretShown('keys page after a reload');
   await s.shot('keys');
 });

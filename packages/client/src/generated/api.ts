@@ -954,7 +954,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a database and its first secret key (shown once) */
+        /** Create a database, its first secret key (shown once) and its first public key */
         post: {
             parameters: {
                 query?: never;
@@ -1000,7 +1000,15 @@ export interface paths {
                             key: {
                                 createdAt: string;
                                 id: string;
-                                /** @description Shown once */
+                                /** @description A secret key is shown here once; a public key can be listed again */
+                                key: string;
+                                kind: "secret" | "public";
+                                name: string | null;
+                            };
+                            publicKey: {
+                                createdAt: string;
+                                id: string;
+                                /** @description A secret key is shown here once; a public key can be listed again */
                                 key: string;
                                 kind: "secret" | "public";
                                 name: string | null;
@@ -1459,7 +1467,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API keys (hints only) */
+        /** List API keys (hints; public keys whole) */
         get: {
             parameters: {
                 query?: never;
@@ -1480,8 +1488,11 @@ export interface paths {
                         "application/json": {
                             keys: {
                                 createdAt: string;
+                                /** @description The prefix and last 4 characters */
                                 hint: string;
                                 id: string;
+                                /** @description Public keys only: the whole key, shown any time (absent for public keys created before public keys were kept: those were stored hashed) */
+                                key?: string;
                                 kind: "secret" | "public";
                                 lastUsedAt: string | null;
                                 name: string | null;
@@ -1597,7 +1608,7 @@ export interface paths {
                         "application/json": {
                             createdAt: string;
                             id: string;
-                            /** @description Shown once */
+                            /** @description A secret key is shown here once; a public key can be listed again */
                             key: string;
                             kind: "secret" | "public";
                             name: string | null;

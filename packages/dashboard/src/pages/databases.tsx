@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { CreatedDatabase, Database, DatabaseList, DatabasePatch } from '../types.ts';
-import { Dialog, ErrorText, Link, Loaded, SecretOnce, TypeToConfirm, useAction, useLoad, When } from '../ui.tsx';
+import { CopyableValue, Dialog, ErrorText, Link, Loaded, SecretOnce, TypeToConfirm, useAction, useLoad, When } from '../ui.tsx';
 
 /** Every database: create (first key shown once), rename, delete. */
 export function DatabasesPage() {
@@ -91,6 +91,11 @@ export function DatabasesPage() {
             This is its first <strong>secret key</strong>: it reads and writes everything in the database. Use it on servers only.
           </p>
           <SecretOnce label="Secret key" value={created.key.key} kept="apiKey" />
+          <p>
+            And its first <strong>public key</strong>, for browser code: it reaches documents only as the database's rules allow. It is not a secret, so the
+            Keys page shows it again any time.
+          </p>
+          <CopyableValue label="Public key" value={created.publicKey.key} />
           <div class="actions">
             <button type="button" class="primary" onClick={() => setCreated(undefined)}>
               I've copied it

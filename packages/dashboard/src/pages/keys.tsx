@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { Database, Key, KeyList, NewKey } from '../types.ts';
-import { Confirm, Dialog, ErrorText, Link, Loaded, SecretOnce, useAction, useLoad, When } from '../ui.tsx';
+import { Confirm, CopyableValue, Dialog, ErrorText, Link, Loaded, SecretOnce, useAction, useLoad, When } from '../ui.tsx';
 
-/** A database's API keys: create (shown once), list by hint, revoke. */
+/** A database's API keys: create (a secret key is shown once), list (public keys whole, secret keys by hint), revoke. */
 export function KeysPage({ db }: { db: Database }) {
   const path = `/admin/databases/${encodeURIComponent(db.id)}/keys`;
   const keys = useLoad(() => api<KeyList>('GET', path).then((r) => r.keys), [db.id]);
@@ -22,7 +22,8 @@ export function KeysPage({ db }: { db: Database }) {
       <p class="muted">
         Secret keys (<code>svc_sk_…</code>) read and write; keep them on servers. Public keys (<code>svc_pk_…</code>) sign users in and reach documents only as
         the database's <Link href={`/databases/${encodeURIComponent(db.id)}/rules`}>rules</Link> allow (with no rules: read everything, write nothing): safe in
-        a browser. Every key is stored as a hash: this list shows a hint of it (its prefix and last 4 characters), never the key.
+        a browser. A secret key is stored as a hash: this list shows a hint of it (its prefix and last 4 characters), never the key. A public key is not a
+        secret, so it is kept and shown here any time, with a button to copy it (public keys created before svc kept them show only their hint).
       </p>
       <Loaded load={keys} what="Loading keys" empty={<p>No keys. Create one to reach this database from your app.</p>}>
         {(list) => (
@@ -44,7 +45,7 @@ export function KeysPage({ db }: { db: Database }) {
               <tbody>
                 {list.map((k) => (
                   <tr key={k.id} class={k.revokedAt ? 'revoked' : ''}>
-                    <td class="mono">{k.hint}</td>
+                    <td class="mono">{k.key ? <CopyableValue label={`public key ${k.name ?? k.hint}`} value={k.key} /> : k.hint}</td>
                     <td>
                       <span class={`badge ${k.kind}`}>{k.kind}</span>
                     </td>
@@ -91,10 +92,17 @@ export function KeysPage({ db }: { db: Database }) {
       )}
       {created && (
         <Dialog title={`New ${created.kind} key`} onClose={() => setCreated(undefined)}>
-          <SecretOnce label={created.kind === 'secret' ? 'Secret key' : 'Public key'} value={created.key} kept="apiKey" />
+          {created.kind === 'secret' ? (
+            <SecretOnce label="Secret key" value={created.key} kept="apiKey" />
+          ) : (
+            <>
+              <p>Put it in your browser code. It stays in the list of keys, where you can copy it again.</p>
+              <CopyableValue label="Public key" value={created.key} />
+            </>
+          )}
           <div class="actions">
             <button type="button" class="primary" onClick={() => setCreated(undefined)}>
-              I've copied it
+              {created.kind === 'secret' ? "I've copied it" : 'Done'}
             </button>
           </div>
         </Dialog>
