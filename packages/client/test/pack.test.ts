@@ -1,0 +1,165 @@
+// The SDK as a user installs it: `npm pack` makes the tarball, a fresh project outside the monorepo
+// installs it (`npm install ./svc-client-X.tgz`, no registry needed: the SDK has no dependencies),
+// then uses it from Node (ESM import, TypeScript types, calls to a real server) and from a plain
+// HTML page in Chromium (an import map pointing at the installed package's ES module build).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+import { fixture, type Fixture } from './helpers.ts';
+
+const run = promisify(execFile);
+const PACKAGE = fileURLToPath(new URL('../', import.meta.url));
+const TSC = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const browserMissing = existsSync(CHROMIUM) ? undefined : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`;
+if (browserMissing && process.env.CI === 'true') throw new Error(`${browserMissing}: under CI the browser test must run`);
+
+/** npm, quietly, in a folder (the user's and the repository's npm config left out of it). */
+const npm = (cwd: string, ...args: string[]) =>
+  run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    env: { ...process.env, npm_config_userconfig: '/dev/null' },
+    maxBuffer: 16 << 20,
+  });
+
+let f: Fixture;
+let project: string;
+let tarball: string;
+let files: string[];
+
+before(async () => {
+  assert.ok(existsSync(join(PACKAGE, 'dist', 'index.js')), 'the SDK is built (npm run build -w @svc/client; npm test does it first)');
+  f = await fixture();
+  project = mkdtempSync(join(tmpdir(), 'svc-sdk-user-'));
+  // --ignore-scripts: `prepack` would rebuild dist/ under the other tests' feet; the test script built it.
+  const packed = JSON.parse((await npm(PACKAGE, 'pack', '--json', '--ignore-scripts', '--pack-destination', project)).stdout) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  tarball = join(project, packed[0].filename);
+  files = packed[0].files.map((x) => x.path);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-app', version: '1.0.0', private: true, type: 'module' }, null, 2));
+  await npm(project, 'install', tarball);
+});
+after(async () => {
+  await f?.close();
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+test('the tarball holds the build, its types, the sources of its maps and the README; no tests or scripts', () => {
+  for (const want of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/api.d.ts', 'src/index.ts']) {
+    assert.ok(files.includes(want), `${want} is packed`);
+  }
+  assert.deepEqual(
+    files.filter((x) => /^(test|scripts)\//.test(x) || x.includes('tsconfig')),
+    [],
+  );
+  const manifest = JSON.parse(readFileSync(join(project, 'node_modules/@svc/client/package.json'), 'utf8'));
+  assert.equal(manifest.private, undefined, 'publishable');
+  assert.match(manifest.version, /^\d+\.\d+\.\d+/);
+  assert.equal(manifest.exports['.'].types, './dist/index.d.ts');
+  assert.ok(!('dependencies' in manifest), 'no dependencies: nothing else to install');
+});
+
+test('from Node: the installed package imports by name, type-checks, and talks to a real server', async () => {
+  writeFileSync(
+    join(project, 'app.ts'),
+    `import { createClient, SvcError, type Doc } from '@svc/client';
+interface Note { text: string }
+const svc = createClient({ url: process.env.SVC_URL!, key: process.env.SVC_KEY! });
+const notes = svc.collection<Note>('notes');
+const created: Doc<Note> = await notes.create({ id: 'n1', text: 'hello from an installed SDK' });
+const page = await notes.list({ limit: 10 });
+let code = '';
+try { await notes.get('missing'); } catch (e) { if (e instanceof SvcError) code = e.code; }
+console.log(JSON.stringify({ id: created.id, text: created.text, total: page.total, code }));
+`,
+  );
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2022', 'DOM'], types: [], noEmit: true },
+    }),
+  );
+  // The published types resolve (strict, NodeNext); `process` is declared here as @types/node isn't installed.
+  writeFileSync(join(project, 'env.d.ts'), 'declare const process: { env: Record<string, string | undefined> };\n');
+  await run(process.execPath, [TSC, '-p', project], { cwd: project });
+  // Node runs the same code as plain JavaScript (types stripped by hand: a user's build would).
+  const js = readFileSync(join(project, 'app.ts'), 'utf8')
+    .replace(', type Doc', '')
+    .replace('interface Note { text: string }\n', '')
+    .replace('<Note>', '')
+    .replace(': Doc<Note>', '')
+    .replaceAll('!', '');
+  writeFileSync(join(project, 'app.mjs'), js);
+  const { stdout } = await run(process.execPath, ['app.mjs'], { cwd: project, env: { ...process.env, SVC_URL: f.server.url, SVC_KEY: f.secretKey } });
+  assert.deepEqual(JSON.parse(stdout), { id: 'n1', text: 'hello from an installed SDK', total: 1, code: 'not_found' });
+  // It is the installed copy, not the workspace's: resolution from the project lands in its node_modules.
+  const { stdout: where } = await run(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('@svc/client'))"], { cwd: project });
+  assert.ok(where.trim().startsWith(`file://${project}/node_modules/@svc/client/dist/index.js`), where);
+});
+
+/** Serves the user's project folder (its index.html and node_modules) as a static site would. */
+async function serveFolder(root: string) {
+  const types: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html', '.map': 'application/json' };
+  const server = http.createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = normalize(join(root, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(root + sep) || !existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+test('from a plain HTML page in Chromium: an import map names the installed build; the page reads with the public key', { skip: browserMissing }, async () => {
+  await f.admin().collection('notes').create({ id: 'for-browser', text: 'read in a browser' });
+  writeFileSync(
+    join(project, 'index.html'),
+    `<!doctype html>
+<meta charset="utf-8"><title>my app</title>
+<script type="importmap">{ "imports": { "@svc/client": "/node_modules/@svc/client/dist/index.js" } }</script>
+<script type="module">
+  import { createClient, SvcError } from '@svc/client';
+  const svc = createClient({ url: ${JSON.stringify(f.server.url)}, key: ${JSON.stringify(f.publicKey)} });
+  try {
+    const note = await svc.collection('notes').get('for-browser');
+    let write = '';
+    try { await svc.collection('notes').create({ text: 'no' }); } catch (e) { write = e instanceof SvcError ? e.code : String(e); }
+    window.result = { text: note.text, write };
+  } catch (e) {
+    window.result = { error: String(e && e.stack || e) };
+  }
+</script>`,
+  );
+  const site = await serveFolder(project);
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const loaded: string[] = [];
+    page.on('response', (r) => loaded.push(`${r.status()} ${new URL(r.url()).pathname}`));
+    await page.goto(site.url);
+    await page.waitForFunction(() => (window as unknown as { result?: unknown }).result, undefined, { timeout: 15_000 });
+    const result = await page.evaluate(() => (window as unknown as { result: unknown }).result);
+    assert.deepEqual(result, { text: 'read in a browser', write: 'read_only_key' }, JSON.stringify({ result, errors }));
+    assert.ok(loaded.includes('200 /node_modules/@svc/client/dist/index.js'), 'the module came from the installed package');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser?.close();
+    await site.close();
+  }
+});
