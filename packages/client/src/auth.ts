@@ -5,14 +5,18 @@ import { toStored, type StoredSession } from './session-store.js';
 import type {
   AuthResult,
   ChangePasswordParams,
+  ConfirmEmailParams,
+  DeleteAccountParams,
   ForgotPasswordParams,
   MagicLinkParams,
   OAuthProvider,
   ResetPasswordParams,
   SignInParams,
   SignUpParams,
+  SignUpResult,
   UpdateUserParams,
   User,
+  VerifyEmailParams,
   VerifyMagicLinkParams,
 } from './types.js';
 
@@ -51,9 +55,16 @@ export class AuthService {
     return this.session.listen(listener);
   }
 
-  /** Creates an account and signs it in. 409 `conflict` when the e-mail is taken, 400 `weak_password`. */
-  signUp(params: SignUpParams, opts?: CallOptions): Promise<AuthResult> {
-    return this.signInWith({ method: 'POST', path: '/auth/sign-up', body: params, signal: opts?.signal }, 'SIGNED_IN');
+  /**
+   * Creates an account and signs it in. 409 `conflict` when the e-mail is taken, 400
+   * `weak_password`, 403 `signup_disabled` when the app turned sign-up off. When the app requires
+   * a verified e-mail, `session` is null and nothing is stored: a verification link was mailed
+   * (to `redirectUrl` or the app's siteUrl); sign in once it was used (`confirmEmail`).
+   */
+  async signUp(params: SignUpParams, opts?: CallOptions): Promise<SignUpResult> {
+    const result = await this.http.send<SignUpResult>({ method: 'POST', path: '/auth/sign-up', body: params, signal: opts?.signal });
+    if (result.session) await this.session.set(toStored({ user: result.user, session: result.session }), 'SIGNED_IN');
+    return result;
   }
 
   /** Signs in with e-mail and password; 401 `invalid_credentials` when either is wrong. */
@@ -74,8 +85,21 @@ export class AuthService {
   }
 
   /** The signed-in user, fresh from the server (401 `invalid_session` signs out locally). */
-  async getUser(opts?: CallOptions): Promise<User> {
-    const { user } = await this.session.send<{ user: User }>({ method: 'GET', path: '/auth/me', signal: opts?.signal });
+  getUser(opts?: CallOptions): Promise<User>;
+  /**
+   * The user of another session token: a backend (with its secret key) checking the session a
+   * browser sent it. 401 `invalid_session` when the token is unknown, expired or of another
+   * database; the client's own stored session is neither used nor changed.
+   *
+   * @example const user = await svc.auth.getUser(request.headers['x-session-token'])
+   */
+  getUser(sessionToken: string, opts?: CallOptions): Promise<User>;
+  async getUser(tokenOrOpts?: string | CallOptions, maybeOpts?: CallOptions): Promise<User> {
+    if (typeof tokenOrOpts === 'string') {
+      const req = { method: 'GET', path: '/auth/me', headers: { 'x-session-token': tokenOrOpts }, signal: maybeOpts?.signal } as const;
+      return (await this.http.send<{ user: User }>(req)).user;
+    }
+    const { user } = await this.session.send<{ user: User }>({ method: 'GET', path: '/auth/me', signal: tokenOrOpts?.signal });
     await this.session.patch({ user });
     return user;
   }
@@ -95,6 +119,39 @@ export class AuthService {
   /** Changes the password; ends every other session of the user (this one stays). */
   async changePassword(params: ChangePasswordParams, opts?: CallOptions): Promise<void> {
     await this.session.send({ method: 'POST', path: '/auth/change-password', body: params, signal: opts?.signal });
+  }
+
+  /**
+   * Mails an e-mail-verification link (valid 24 hours) to `redirectUrl` or the app's siteUrl:
+   * for the signed-in user, or without a session for `email`. Always resolves (202) whether or
+   * not such an unverified account exists; a disallowed `redirectUrl` → 400 `redirect_url_not_allowed`.
+   */
+  async verifyEmail(params: VerifyEmailParams = {}, opts?: CallOptions): Promise<void> {
+    await this.session.send({ method: 'POST', path: '/auth/verify-email', body: params, signal: opts?.signal });
+  }
+
+  /**
+   * Marks the e-mail verified with the `email` and `token` of a verification link (single use;
+   * 401 `invalid_token` when wrong, used or expired). Sessions stay as they are: a stored one sees
+   * the verified user; without one, sign in now.
+   */
+  async confirmEmail(params: ConfirmEmailParams, opts?: CallOptions): Promise<User> {
+    const { user } = await this.http.send<{ user: User }>({ method: 'POST', path: '/auth/verify-email/confirm', body: params, signal: opts?.signal });
+    const stored = await this.session.get();
+    if (stored?.user?.id === user.id) await this.session.patch({ user }, 'USER_UPDATED');
+    return user;
+  }
+
+  /**
+   * Deletes the signed-in account, with its sessions and linked providers (its documents stay),
+   * and forgets the stored session. An account with a password must give it (wrong or missing →
+   * 400 `invalid_current_password`; 10 failures per 15 minutes → 429).
+   */
+  async deleteAccount(params: DeleteAccountParams = {}, opts?: CallOptions): Promise<void> {
+    const session = await this.getSession();
+    if (!session) throw new SvcError({ status: 401, code: 'invalid_session', message: 'Not signed in: there is no account to delete' });
+    await this.session.sendWith(session, { method: 'DELETE', path: '/auth/me', body: params, signal: opts?.signal });
+    await this.session.set(null, 'SIGNED_OUT');
   }
 
   /** Mails a reset link (always 202, whether or not the account exists). */

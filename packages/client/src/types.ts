@@ -160,3 +160,14 @@ export interface RuleEntry {
  * any object); test/rules.test.ts checks they stay assignable to the generated one.
  */
 export type Rules = { [collection: string]: RuleEntry };
+/**
+ * The answer of sign-up: `session` is null when the database requires a verified e-mail first
+ * (settings.auth.requireEmailVerification): a verification link was mailed, sign in after it.
+ */
+export type SignUpResult = ResponseBody<'/v1/auth/sign-up', 'post', 201>;
+/** `email` without a session (ignored with one); `redirectUrl` defaults to the database's siteUrl. */
+export type VerifyEmailParams = RequestBody<'/v1/auth/verify-email', 'post'>;
+/** The `email` and `token` of a verification link. */
+export type ConfirmEmailParams = RequestBody<'/v1/auth/verify-email/confirm', 'post'>;
+/** `password`: required when the account has one. */
+export type DeleteAccountParams = RequestBody<'/v1/auth/me', 'delete'>;

@@ -46,6 +46,7 @@ describe('X-Session-Token on documents and realtime', () => {
     const store = new MemorySessionStore();
     const client = f.browser({ url: recorder.url, sessionStore: store });
     const { session } = await client.auth.signUp({ email: 'ada@example.com', password: 'correct horse' });
+    assert.ok(session);
     recorder.requests.length = 0;
     await everyDocumentCall(client);
     const docs = recorder.requests.filter(isDocumentRoute);
@@ -107,6 +108,7 @@ describe('X-Session-Token on documents and realtime', () => {
     const ws = killableWebSocket();
     const client = f.browser({ url: recorder.url, sessionStore: store, WebSocket: ws.WebSocket, realtime: fast });
     const ada = await client.auth.signUp({ email: 'rt-ada@example.com', password: 'correct horse' });
+    assert.ok(ada.session);
     recorder.requests.length = 0;
     const states: RealtimeState[] = [];
     const unsubscribe = client.realtime.subscribe(['todos'], () => undefined, { onState: (s) => states.push(s) });
@@ -123,6 +125,7 @@ describe('X-Session-Token on documents and realtime', () => {
 
     // Another user signs in on this client: the subscription reconnects at once with a token for them.
     const bob = await client.auth.signUp({ email: 'rt-bob@example.com', password: 'correct horse' });
+    assert.ok(bob.session);
     await until(() => opens() === 3, 5000, 'reopened as bob');
     assert.deepEqual(tokens(), [ada.session.token, bob.session.token]);
 
@@ -134,6 +137,7 @@ describe('X-Session-Token on documents and realtime', () => {
     // The store changed under the client (another tab, another client on the same store): the next
     // reconnect sees the held token is not the current user's and asks with the current session.
     const carol = await f.browser({ url: recorder.url, sessionStore: store }).auth.signUp({ email: 'rt-carol@example.com', password: 'correct horse' });
+    assert.ok(carol.session);
     ws.kill();
     await until(() => opens() === 5, 5000, 'reopened after the drop');
     assert.deepEqual(tokens(), [ada.session.token, bob.session.token, undefined, carol.session.token]);

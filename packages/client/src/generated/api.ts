@@ -185,13 +185,20 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    /** @description The `nextCursor` of the previous page, with the same sortBy, sortOrder, filter and search */
+                    cursor?: string;
+                    /** @description Only these field paths (comma-separated), plus id, createdAt, updatedAt */
+                    fields?: string;
                     /** @description URL-encoded JSON, MongoDB-style: {"status":"open","score":{"$gte":10}} */
                     filter?: string;
+                    /** @description 0: count only (no documents, just `total`) */
                     limit: number;
-                    /** @description At most 10,000,000 */
-                    offset: number;
-                    /** @description createdAt, updatedAt, id or a field path such as author.name */
-                    sortBy: string;
+                    /** @description Default 0, at most 10,000,000; not with `cursor` */
+                    offset?: number;
+                    /** @description Full-text search of the collection's search fields: words ANDed, each by prefix, case-insensitive; empty: ignored */
+                    search?: string;
+                    /** @description createdAt (default), updatedAt, id or a field path such as author.name; with search, the default is relevance */
+                    sortBy?: string;
                     sortOrder: "asc" | "desc";
                 };
                 header?: never;
@@ -220,6 +227,8 @@ export interface paths {
                                 [key: string]: unknown;
                             })[];
                             limit: number;
+                            /** @description Pass as `cursor` for the next page; null on the last page */
+                            nextCursor: string | null;
                             offset: number;
                             total: number;
                         };
@@ -473,7 +482,10 @@ export interface paths {
         /** Get a document */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Only these field paths (comma-separated), plus id, createdAt, updatedAt */
+                    fields?: string;
+                };
                 header?: never;
                 path: {
                     collection: string;
@@ -857,6 +869,12 @@ export interface paths {
                                 id: string;
                                 name: string;
                                 settings: {
+                                    auth: {
+                                        /** @description false: no path (sign-up, magic link, OAuth) creates an account */
+                                        allowSignUp: boolean;
+                                        /** @description true: sign-up mails a verification link and starts no session; unverified password sign-in → 403 */
+                                        requireEmailVerification: boolean;
+                                    };
                                     oauth: {
                                         github?: {
                                             clientId: string | null;
@@ -866,8 +884,18 @@ export interface paths {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
+                                        oidc?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                            issuer: string | null;
+                                            name: string | null;
+                                        };
                                     };
                                     redirectUrls: string[];
+                                    /** @description Full-text search: collection → the field paths search= looks in */
+                                    search?: {
+                                        [key: string]: string[];
+                                    };
                                     siteUrl: string | null;
                                 };
                                 updatedAt: string;
@@ -982,6 +1010,12 @@ export interface paths {
                                 id: string;
                                 name: string;
                                 settings: {
+                                    auth: {
+                                        /** @description false: no path (sign-up, magic link, OAuth) creates an account */
+                                        allowSignUp: boolean;
+                                        /** @description true: sign-up mails a verification link and starts no session; unverified password sign-in → 403 */
+                                        requireEmailVerification: boolean;
+                                    };
                                     oauth: {
                                         github?: {
                                             clientId: string | null;
@@ -991,8 +1025,18 @@ export interface paths {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
+                                        oidc?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                            issuer: string | null;
+                                            name: string | null;
+                                        };
                                     };
                                     redirectUrls: string[];
+                                    /** @description Full-text search: collection → the field paths search= looks in */
+                                    search?: {
+                                        [key: string]: string[];
+                                    };
                                     siteUrl: string | null;
                                 };
                                 updatedAt: string;
@@ -1131,6 +1175,12 @@ export interface paths {
                                 id: string;
                                 name: string;
                                 settings: {
+                                    auth: {
+                                        /** @description false: no path (sign-up, magic link, OAuth) creates an account */
+                                        allowSignUp: boolean;
+                                        /** @description true: sign-up mails a verification link and starts no session; unverified password sign-in → 403 */
+                                        requireEmailVerification: boolean;
+                                    };
                                     oauth: {
                                         github?: {
                                             clientId: string | null;
@@ -1140,8 +1190,18 @@ export interface paths {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
+                                        oidc?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                            issuer: string | null;
+                                            name: string | null;
+                                        };
                                     };
                                     redirectUrls: string[];
+                                    /** @description Full-text search: collection → the field paths search= looks in */
+                                    search?: {
+                                        [key: string]: string[];
+                                    };
                                     siteUrl: string | null;
                                 };
                                 updatedAt: string;
@@ -1342,7 +1402,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
-                        /** @description JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}}} */
+                        /** @description JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}, oidc: {issuer, clientId, clientSecret, name}}} */
                         settings?: {
                             [key: string]: unknown;
                         };
@@ -1362,6 +1422,12 @@ export interface paths {
                                 id: string;
                                 name: string;
                                 settings: {
+                                    auth: {
+                                        /** @description false: no path (sign-up, magic link, OAuth) creates an account */
+                                        allowSignUp: boolean;
+                                        /** @description true: sign-up mails a verification link and starts no session; unverified password sign-in → 403 */
+                                        requireEmailVerification: boolean;
+                                    };
                                     oauth: {
                                         github?: {
                                             clientId: string | null;
@@ -1371,8 +1437,18 @@ export interface paths {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
+                                        oidc?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                            issuer: string | null;
+                                            name: string | null;
+                                        };
                                     };
                                     redirectUrls: string[];
+                                    /** @description Full-text search: collection → the field paths search= looks in */
+                                    search?: {
+                                        [key: string]: string[];
+                                    };
                                     siteUrl: string | null;
                                 };
                                 updatedAt: string;
@@ -1580,7 +1656,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key (shown once) */
+        /** Create an API key (a secret key is shown once) */
         post: {
             parameters: {
                 query?: never;
@@ -3338,9 +3414,15 @@ export interface paths {
                             };
                             /** @description An end user of the database (never a password hash) */
                             user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
                                 avatar: null | string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
                                 email: string;
                                 emailVerified: boolean;
                                 id: string;
@@ -3464,9 +3546,15 @@ export interface paths {
                         "application/json": {
                             /** @description An end user of the database (never a password hash) */
                             user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
                                 avatar: null | string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
                                 email: string;
                                 emailVerified: boolean;
                                 id: string;
@@ -3557,7 +3645,130 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete the signed-in account with its sessions and identities (its documents stay) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The session token of the signed-in user */
+                    "x-session-token"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The account's password; required when it has one */
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         /** Change the signed-in user's name or avatar */
@@ -3589,9 +3800,15 @@ export interface paths {
                         "application/json": {
                             /** @description An end user of the database (never a password hash) */
                             user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
                                 avatar: null | string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
                                 email: string;
                                 emailVerified: boolean;
                                 id: string;
@@ -3689,7 +3906,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start signing in with Google or GitHub (a browser navigation; the public key goes in the query) */
+        /** Start signing in with Google, GitHub or the OpenID Connect provider (a browser navigation; the public key goes in the query) */
         get: {
             parameters: {
                 query: {
@@ -3700,7 +3917,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    provider: "google" | "github";
+                    provider: "google" | "github" | "oidc";
                 };
                 cookie?: never;
             };
@@ -3812,11 +4029,13 @@ export interface paths {
                 query?: {
                     code?: string;
                     error?: string;
+                    /** @description OpenID Connect: the issuer, when it says so in its answer (RFC 9207) */
+                    iss?: string;
                     state?: string;
                 };
                 header?: never;
                 path: {
-                    provider: "google" | "github";
+                    provider: "google" | "github" | "oidc";
                 };
                 cookie?: never;
             };
@@ -3914,9 +4133,15 @@ export interface paths {
                             };
                             /** @description An end user of the database (never a password hash) */
                             user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
                                 avatar: null | string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
                                 email: string;
                                 emailVerified: boolean;
                                 id: string;
@@ -4174,9 +4399,15 @@ export interface paths {
                             };
                             /** @description An end user of the database (never a password hash) */
                             user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
                                 avatar: null | string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
                                 email: string;
                                 emailVerified: boolean;
                                 id: string;
@@ -4393,7 +4624,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account with a password and sign in */
+        /** Create an account with a password and sign in (session null when the database requires a verified e-mail first) */
         post: {
             parameters: {
                 query?: never;
@@ -4409,6 +4640,8 @@ export interface paths {
                         name?: null | string;
                         /** @description 8 to 256 characters, else 400 weak_password */
                         password: string;
+                        /** @description Where the verification link points when the database requires verified e-mails; default: the siteUrl setting */
+                        redirectUrl?: string;
                     };
                 };
             };
@@ -4420,7 +4653,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            session: {
+                            /** @description null when the database requires a verified e-mail first: a verification link was mailed */
+                            session: null | {
                                 /** Format: date-time */
                                 expiresAt: string;
                                 /** @description Send it as X-Session-Token */
@@ -4428,9 +4662,15 @@ export interface paths {
                             };
                             /** @description An end user of the database (never a password hash) */
                             user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
                                 avatar: null | string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
                                 email: string;
                                 emailVerified: boolean;
                                 id: string;
@@ -4500,6 +4740,865 @@ export interface paths {
                 };
                 /** @description Default Response */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the database's users, oldest first; `email` keeps those whose e-mail starts with it (secret key) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Keeps the users whose e-mail starts with this (case-insensitive) */
+                    email?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Users matching `email`, all pages */
+                            total: number;
+                            users: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
+                                avatar: null | string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
+                                email: string;
+                                emailVerified: boolean;
+                                id: string;
+                                name: null | string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user (secret key) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description An end user of the database (never a password hash) */
+                            user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
+                                avatar: null | string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
+                                email: string;
+                                emailVerified: boolean;
+                                id: string;
+                                name: null | string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a user with its sessions, realtime tokens and identities; its documents stay (secret key) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a user: name, avatar, emailVerified, appMetadata (replaced whole), disabled (secret key) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Replaces the stored object whole; at most 16 KiB as JSON (else 413) */
+                        appMetadata?: {
+                            [key: string]: unknown;
+                        };
+                        avatar?: null | string;
+                        /** @description true ends every session and realtime socket of the user and refuses sign-in */
+                        disabled?: boolean;
+                        emailVerified?: boolean;
+                        name?: null | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description An end user of the database (never a password hash) */
+                            user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
+                                avatar: null | string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
+                                email: string;
+                                emailVerified: boolean;
+                                id: string;
+                                name: null | string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail an e-mail-verification link (valid 24 hours): to the signed-in user, or to `email` if its account is unverified */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The session token of the signed-in user */
+                    "x-session-token"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Without X-Session-Token: the address to verify (ignored with one) */
+                        email?: string;
+                        /** @description Where the link points; default: the database's siteUrl */
+                        redirectUrl?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Accepted; the e-mail, if any, is sent in the background */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": Record<string, never>;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/verify-email/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark the account's e-mail verified with the token of a verification link (sessions stay as they are) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Trimmed and lower-cased */
+                        email: string;
+                        /** @description The token of the link in the e-mail */
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description An end user of the database (never a password hash) */
+                            user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
+                                avatar: null | string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
+                                email: string;
+                                emailVerified: boolean;
+                                id: string;
+                                name: null | string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
