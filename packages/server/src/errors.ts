@@ -88,7 +88,10 @@ function fromFastify(err: FastifyError, request: FastifyRequest): ApiError | und
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('bad_request', 'The body is not as long as its Content-Length says');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', `The request body is over this route's limit of ${request.routeOptions.bodyLimit} bytes`);
+      return new ApiError(
+        'payload_too_large',
+        `The request body is over this route's limit of ${request.routeOptions.bodyLimit} bytes (the server's LIMIT_BODY_BYTES; LIMIT_SMALL_BODY_BYTES on routes that take a few fields)`,
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid_json', 'The body is not valid JSON');

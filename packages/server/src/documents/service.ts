@@ -143,7 +143,7 @@ export class DocumentsService {
   private serialize(data: JsonObject): string {
     const text = JSON.stringify(data);
     if (Buffer.byteLength(text) > this.deps.limits.documentBytes) {
-      throw new ApiError('payload_too_large', `A document may be at most ${this.deps.limits.documentBytes} bytes serialised`);
+      throw new ApiError('payload_too_large', `A document may be at most ${this.deps.limits.documentBytes} bytes serialised (the server's LIMIT_DOCUMENT_BYTES)`);
     }
     return text;
   }
@@ -217,7 +217,7 @@ export class DocumentsService {
   /** Inserts documents all or nothing; answers `{"documents":[…]}` as JSON text. `scope`: as for create, every document. */
   async bulkCreate(databaseId: string, collection: string, bodies: unknown[], scope?: Scope): Promise<string> {
     if (bodies.length > this.deps.limits.bulkDocuments) {
-      throw new ApiError('payload_too_large', `A bulk request takes at most ${this.deps.limits.bulkDocuments} documents`);
+      throw new ApiError('payload_too_large', `A bulk request takes at most ${this.deps.limits.bulkDocuments} documents (the server's LIMIT_BULK_DOCUMENTS): split it`);
     }
     const items = bodies.map((b, i) => this.prepareNew(b, i));
     refuseRepeatedIds(items, collection);

@@ -11,7 +11,7 @@ interface ParserError extends Error {
 /** The parser's refusals as catalogue errors: 431 for headers over the limit, 408 for a request too slow, else 400. */
 function fromParser(err: ParserError): ApiError {
   if (err.code === 'HPE_HEADER_OVERFLOW') {
-    return new ApiError('headers_too_large', 'The request line and headers are over the size limit (16 KiB by default)');
+    return new ApiError('headers_too_large', "The request line and headers are over the size limit (16 KiB by default: the server's LIMIT_HEADER_BYTES)");
   }
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ApiError('request_timeout', 'The request was not received in time');
   const why = err.reason ? `${err.reason} (${err.code})` : (err.code ?? 'unreadable');

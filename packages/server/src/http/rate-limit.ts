@@ -22,7 +22,12 @@ export function rateLimitHeaders(r: LimitResult): Record<string, number> {
 
 /** The 429 of a request past its limit. */
 export function rateLimitedError(r: LimitResult): ApiError {
-  return new ApiError('rate_limited', `Too many requests; retry in ${r.resetSeconds} s`, undefined, { retryAfter: r.resetSeconds });
+  return new ApiError(
+    'rate_limited',
+    `Too many requests: over ${r.limit} a minute (the server's RATE_LIMIT_PER_KEY with a valid key, else RATE_LIMIT_PER_IP); retry in ${r.resetSeconds} s`,
+    undefined,
+    { retryAfter: r.resetSeconds },
+  );
 }
 
 /**

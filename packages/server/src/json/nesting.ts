@@ -9,7 +9,9 @@ const CLOSE_OBJECT = 0x7d;
 
 /** The §8 depth error (the same wherever depth is checked). */
 export function tooDeep(maxDepth: number): ApiError {
-  return new ApiError('validation_failed', `JSON nests deeper than ${maxDepth} levels`, [{ path: '/', message: `nesting deeper than ${maxDepth}` }]);
+  return new ApiError('validation_failed', `JSON nests deeper than ${maxDepth} levels (the server's LIMIT_JSON_DEPTH)`, [
+    { path: '/', message: `nesting deeper than ${maxDepth}` },
+  ]);
 }
 
 /**

@@ -40,7 +40,9 @@ export interface RealtimeGrant {
 /** Validates the requested collections: 1..max valid names, de-duplicated. */
 export function checkCollections(collections: string[], max: number): string[] {
   if (collections.length === 0 || collections.length > max) {
-    throw new ApiError('validation_failed', `collections must list 1 to ${max} names`, [{ path: '/collections', message: `1 to ${max} names` }]);
+    throw new ApiError('validation_failed', `collections must list 1 to ${max} names (the server's LIMIT_REALTIME_COLLECTIONS)`, [
+      { path: '/collections', message: `1 to ${max} names` },
+    ]);
   }
   return [...new Set(collections.map(checkCollection))];
 }

@@ -98,7 +98,7 @@ export function createUpgradeHandler(deps: UpgradeDeps): (req: IncomingMessage, 
       const n = deps.sockets.perToken;
       const full = new ApiError(
         'rate_limited',
-        `This realtime token already has ${n} open sockets on this instance, the most one token may have; close one first`,
+        `This realtime token already has ${n} open sockets on this instance, the most one token may have (the server's LIMIT_REALTIME_SOCKETS_PER_TOKEN); close one first`,
         undefined,
         { retryAfter: SOCKETS_FULL_RETRY_SECONDS },
       );

@@ -115,7 +115,10 @@ export class WebhooksService {
       await tx.get(`SELECT id FROM databases WHERE id = ?${store.dialect.lockRows}`, [databaseId]);
       const count = await tx.get<{ n: number }>('SELECT count(*) AS n FROM webhooks WHERE database_id = ?', [databaseId]);
       if ((count?.n ?? 0) >= this.deps.maxWebhooks) {
-        throw new ApiError('conflict', `A database may have at most ${this.deps.maxWebhooks} webhooks`);
+        throw new ApiError(
+          'conflict',
+          `A database may have at most ${this.deps.maxWebhooks} webhooks (the server's LIMIT_WEBHOOKS_PER_DATABASE): delete one first`,
+        );
       }
       await tx.run(
         `INSERT INTO webhooks (id, database_id, url, events, collections, description, enabled, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
