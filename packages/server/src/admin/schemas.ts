@@ -16,6 +16,10 @@ export const SettingsSchema = Type.Object({
   redirectUrls: Type.Array(Type.String()),
   siteUrl: Type.Union([Type.String(), Type.Null()]),
   oauth: Type.Object({ google: Type.Optional(OAuthClient), github: Type.Optional(OAuthClient), oidc: Type.Optional(OidcClient) }),
+  auth: Type.Object({
+    allowSignUp: Type.Boolean({ description: 'false: no path (sign-up, magic link, OAuth) creates an account' }),
+    requireEmailVerification: Type.Boolean({ description: 'true: sign-up mails a verification link and starts no session; unverified password sign-in → 403' }),
+  }),
 });
 export const DatabaseSchema = Type.Object({
   id: Type.String(),

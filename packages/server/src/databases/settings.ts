@@ -13,7 +13,20 @@ export interface Settings {
    * their keys, and GET /rules answers them exactly as written. Absent: never set (rules/).
    */
   rules?: string;
+  /** API.md §2.1 sign-up control; absent in settings stored before it: read it with `authSettings`. */
+  auth?: Partial<AuthSettings>;
 }
+
+/** API.md §2.1: who may create an account, and whether a password account must verify its e-mail first. */
+export interface AuthSettings {
+  allowSignUp: boolean;
+  requireEmailVerification: boolean;
+}
+
+const DEFAULT_AUTH: AuthSettings = { allowSignUp: true, requireEmailVerification: false };
+
+/** A database's auth settings, defaults filled in. */
+export const authSettings = (s: Settings): AuthSettings => ({ ...DEFAULT_AUTH, ...s.auth });
 
 export type OAuthProvider = 'google' | 'github' | 'oidc';
 const PROVIDERS: OAuthProvider[] = ['google', 'github', 'oidc'];
@@ -32,12 +45,12 @@ const PROVIDER_KEYS: Record<OAuthProvider, string[]> = {
   oidc: ['issuer', 'clientId', 'clientSecret', 'name'],
 };
 
-export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth: {} };
+export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth: {}, auth: DEFAULT_AUTH };
 
 /** Validates a merged settings object; throws 400 `validation_failed` with every problem. */
 function validate(v: JsonObject): Settings {
   const details: ErrorDetail[] = [];
-  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth']);
+  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth']);
   for (const k of Object.keys(v)) if (!allowed.has(k)) details.push({ path: `/settings/${k}`, message: 'is not a setting' });
   const redirectUrls = v.redirectUrls ?? [];
   if (!Array.isArray(redirectUrls) || !redirectUrls.every(isHttpUrl))
@@ -60,8 +73,21 @@ function validate(v: JsonObject): Settings {
       }
     }
   }
+  const auth = v.auth ?? {};
+  if (!isObject(auth)) details.push({ path: '/settings/auth', message: 'must be {allowSignUp, requireEmailVerification}' });
+  else {
+    for (const [k, val] of Object.entries(auth)) {
+      if (!Object.hasOwn(DEFAULT_AUTH, k)) details.push({ path: `/settings/auth/${k}`, message: 'is not a setting' });
+      else if (typeof val !== 'boolean') details.push({ path: `/settings/auth/${k}`, message: 'must be true or false' });
+    }
+  }
   if (details.length) throw new ApiError('validation_failed', `Invalid settings: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
-  return { redirectUrls: redirectUrls as string[], siteUrl: siteUrl as string | null, oauth: oauth as Settings['oauth'] };
+  return {
+    redirectUrls: redirectUrls as string[],
+    siteUrl: siteUrl as string | null,
+    oauth: oauth as Settings['oauth'],
+    auth: { ...DEFAULT_AUTH, ...(auth as Partial<AuthSettings>) },
+  };
 }
 
 /**
@@ -84,5 +110,11 @@ export function publicSettings(s: Settings) {
     oauth[provider] = { clientId: conf?.clientId ?? null, clientSecretSet: Boolean(conf?.clientSecret) };
   }
   if (s.oauth.oidc) oauth.oidc = { issuer: s.oauth.oidc.issuer ?? null, ...oauth.oidc, name: s.oauth.oidc.name ?? null };
-  return { redirectUrls: s.redirectUrls, siteUrl: s.siteUrl, oauth, ...(s.rules === undefined ? {} : { rules: JSON.parse(s.rules) as unknown }) };
+  return {
+    redirectUrls: s.redirectUrls,
+    siteUrl: s.siteUrl,
+    oauth,
+    auth: authSettings(s),
+    ...(s.rules === undefined ? {} : { rules: JSON.parse(s.rules) as unknown }),
+  };
 }
