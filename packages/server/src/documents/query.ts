@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { ApiError } from '../errors.ts';
+import { casefold } from '../json/casefold.ts';
 import { isObject } from '../json/merge-patch.ts';
 import { isStorableString } from '../json/parse.ts';
-import type { CompareOp, JsonSql, Param } from '../store/store.ts';
+import type { CompareOp, JsonSql, JsonTerm, Param, ScalarType } from '../store/store.ts';
 import { parseFieldPath } from './names.ts';
 
 /**
@@ -22,6 +24,13 @@ const SYSTEM_COLUMNS = new Map([
 export type Field = { column: string } | { path: string[] };
 
 const invalidFilter = (message: string) => new ApiError('invalid_filter', message);
+
+/** A field of an array's element (inside `$elemMatch`): `id` and the timestamps are its own fields there. */
+function elementField(path: string): Field {
+  const segments = parseFieldPath(path);
+  if (!segments) throw invalidFilter(`"${path.slice(0, 80)}" is not a field path (segments of [A-Za-z_][A-Za-z0-9_]* joined by dots)`);
+  return { path: segments };
+}
 
 export function parseField(path: string, onError: (message: string) => ApiError): Field {
   const column = SYSTEM_COLUMNS.get(path);
@@ -47,7 +56,7 @@ export interface CompiledFilter {
 }
 
 type Scalar = string | number | boolean | null;
-const OPS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists']);
+const OPS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$all', '$size', '$elemMatch', '$prefix', '$icontains']);
 const RANGE = new Map<string, CompareOp>([
   ['$gt', '>'],
   ['$gte', '>='],
@@ -55,8 +64,46 @@ const RANGE = new Map<string, CompareOp>([
   ['$lte', '<='],
 ]);
 const MAX_CLAUSES = 100;
+const MAX_LIST = 1000;
 
-/** Compiles a MongoDB-style filter (§1). Throws 400 `invalid_filter` on anything unexpected. */
+/**
+ * The key of an operand that compares with a field's value itself, never with the elements of an
+ * array it holds: what a rule's `$auth` operand becomes (§10: "matches only a scalar equal to
+ * it, never an array containing it"; rules/auth-operands.ts). Random per process, so a caller's
+ * own filter cannot name it (it would only get a 400 for an object operand); rule filters are
+ * resolved and compiled within one process.
+ */
+export const SCALAR_ONLY = `$scalar.${randomBytes(12).toString('hex')}`;
+
+/** A `{[SCALAR_ONLY]: v}` operand. */
+export const isScalarOnly = (v: unknown): v is Record<string, unknown> => isObject(v) && Object.hasOwn(v, SCALAR_ONLY) && Object.keys(v).length === 1;
+
+/** Whether a field's value in a filter is an operator object (`{"$gt": 1}`), else an implicit equality. */
+export const isOperatorObject = (v: unknown): v is Record<string, unknown> => isObject(v) && !isScalarOnly(v) && Object.keys(v).some((k) => k.startsWith('$'));
+
+/**
+ * The smallest string above every string starting with `p` (code point order, as both stores
+ * compare): `p` with its last code point raised by one, after dropping trailing U+10FFFF; none
+ * when `p` is only U+10FFFF. So `$prefix` is a range the field's index serves, exactly.
+ */
+export function prefixUpperBound(p: string): string | undefined {
+  const cps = [...p];
+  while (cps.length && cps[cps.length - 1] === '\u{10FFFF}') cps.pop();
+  if (!cps.length) return undefined;
+  let last = cps.pop()!.codePointAt(0)! + 1;
+  if (last === 0xd800) last = 0xe000; // no surrogates in stored strings (json/parse.ts)
+  return cps.join('') + String.fromCodePoint(last);
+}
+
+/**
+ * Compiles a MongoDB-style filter (§1, §1.1). Throws 400 `invalid_filter` on anything unexpected.
+ *
+ * Arrays: a condition holds when the value at the path satisfies it, or (§1.1) an element of the
+ * array it holds does, or, when the path crosses an array (`items.qty` over `items: [...]`), the
+ * value at the rest of the path of one of its elements does (one array level in all: such a
+ * value is not opened again). `$ne`/`$nin` are the negations. Where only a missing value matches
+ * (`null`), a path that crosses an array is decided by the elements, not by being missing.
+ */
 export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
   let filter: unknown;
   try {
@@ -67,55 +114,225 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
   const params: Param[] = [];
   const paths: string[][] = [];
   let clauses = 0;
+  let aliases = 0;
 
   const scalar = (v: unknown, op: string): Scalar => {
     if (typeof v === 'string' && !isStorableString(v)) throw invalidFilter(`${op} takes strings without NUL characters or unpaired surrogates`);
     if (v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return v;
     throw invalidFilter(`${op} takes a string, number, boolean or null; objects and arrays are not comparable`);
   };
+  /** An operand, and whether it compares with the value itself only (SCALAR_ONLY). */
+  const operand = (v: unknown, op: string): { v: Scalar; itself: boolean } =>
+    isScalarOnly(v) ? { v: scalar(v[SCALAR_ONLY], op), itself: true } : { v: scalar(v, op), itself: false };
+  const string = (v: unknown, op: string): { v: string; itself: boolean } => {
+    const o = operand(v, op);
+    if (typeof o.v !== 'string') throw invalidFilter(`${op} takes a string`);
+    return o as { v: string; itself: boolean };
+  };
+  const list = (v: unknown, op: string): unknown[] => {
+    if (!Array.isArray(v) || v.length > MAX_LIST) throw invalidFilter(`${op} takes a list of at most ${MAX_LIST} values`);
+    return v;
+  };
 
-  const fieldSql = (field: Field, op: CompareOp, v: Exclude<Scalar, null>): string => {
-    if ('column' in field) {
+  /** A test of one value (no array opened), pushing its parameters when called. */
+  type Test = (t: JsonTerm) => string;
+  const eqTest =
+    (v: Scalar): Test =>
+    (t) => {
+      if (v === null) return json.isNullishTerm(t);
+      params.push(json.param(v));
+      return json.compareTerm(t, '=', typeof v as ScalarType);
+    };
+  const rangeTest =
+    (op: CompareOp, v: Exclude<Scalar, null>): Test =>
+    (t) => {
+      params.push(json.param(v));
+      return json.compareTerm(t, op, typeof v as ScalarType);
+    };
+  const prefixTest =
+    (p: string): Test =>
+    (t) => {
+      const upper = prefixUpperBound(p);
+      params.push(p);
+      if (upper !== undefined) params.push(upper);
+      return json.stringRange(t, upper !== undefined);
+    };
+  const icontainsTest =
+    (s: string): Test =>
+    (t) => {
+      params.push(s);
+      return json.icontains(t);
+    };
+  const or = (parts: string[]) => (parts.length === 0 ? '(1 = 0)' : parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`);
+
+  /** Some element of the array at `t` (none when it holds no array) passes `test`. */
+  const someElement = (t: JsonTerm, test: Test): string => {
+    const el = json.elements(t, `e${++aliases}`);
+    return `EXISTS (SELECT 1 FROM ${el.from} WHERE ${el.where} AND ${test(el.element)})`;
+  };
+
+  /**
+   * The values at `path` under `scope`: the value itself and, when `open`, the elements of an array
+   * it holds; or, where the path crosses an array, the values at the rest of the path of each of
+   * its elements. `missing`: whether `test` holds for a missing value (then a crossing path must
+   * not count as missing). `holds`: PostgreSQL's containment for an equality to a non-null scalar.
+   */
+  const anyValue = (path: string[], scope: JsonTerm | undefined, test: Test, opts: { open: boolean; missing: boolean; holds?: Scalar }): string => {
+    const t = json.term(path, scope);
+    const prefixes = path.slice(1).map((_, k) => json.term(path.slice(0, k + 1), scope));
+    const direct = test(t);
+    const parts = [opts.missing && prefixes.length ? `(${direct} AND NOT ${or(prefixes.map((p) => json.isArray(p)))})` : direct];
+    if (opts.open) {
+      if (json.arrayHolds && opts.holds !== undefined && opts.holds !== null) {
+        params.push(JSON.stringify(opts.holds));
+        parts.push(json.arrayHolds(t));
+      } else {
+        parts.push(`(${json.isArray(t)} AND ${someElement(t, test)})`);
+      }
+    }
+    prefixes.forEach((p, k) => {
+      parts.push(someElement(p, (e) => test(json.term(path.slice(k + 1), e))));
+    });
+    return or(parts);
+  };
+
+  /** Conditions on a system column (a string at the top of the document, never an array). */
+  const columnCondition = (column: string, op: string, raw: unknown): string => {
+    const cmp = (sqlOp: CompareOp, v: Scalar) => {
       if (typeof v !== 'string') return '(1 = 0)'; // system fields are strings: nothing else can match
       params.push(v);
-      return `(${field.column} ${op} ?)`;
-    }
-    params.push(json.param(v));
-    return json.compare(field.path, op, typeof v as 'string' | 'number' | 'boolean');
-  };
-
-  const eq = (field: Field, v: Scalar): string => {
-    if (v !== null) return fieldSql(field, '=', v);
-    return 'column' in field ? '(1 = 0)' : json.isNullish(field.path);
-  };
-
-  const condition = (field: Field, op: string, operand: unknown): string => {
+      return `(${column} ${sqlOp} ?)`;
+    };
     switch (op) {
       case '$eq':
-        return eq(field, scalar(operand, op));
+        return cmp('=', operand(raw, op).v);
       case '$ne':
-        return `(NOT ${eq(field, scalar(operand, op))})`;
+        return `(NOT ${cmp('=', operand(raw, op).v)})`;
       case '$in':
       case '$nin': {
-        if (!Array.isArray(operand) || operand.length > 1000) throw invalidFilter(`${op} takes a list of at most 1000 values`);
-        const any = operand.length ? `(${operand.map((v) => eq(field, scalar(v, op))).join(' OR ')})` : '(1 = 0)';
+        const any = or(list(raw, op).map((v) => cmp('=', operand(v, op).v)));
         return op === '$in' ? any : `(NOT ${any})`;
       }
-      case '$exists': {
-        if (typeof operand !== 'boolean') throw invalidFilter('$exists takes true or false');
-        const sql = 'column' in field ? '(1 = 1)' : json.exists(field.path);
-        return operand ? sql : `(NOT ${sql})`;
+      case '$all': {
+        const items = list(raw, op).map((v) => scalar(v, op));
+        return items.length ? `(${items.map((v) => cmp('=', v)).join(' AND ')})` : '(1 = 0)';
+      }
+      case '$exists':
+        if (typeof raw !== 'boolean') throw invalidFilter('$exists takes true or false');
+        return raw ? '(1 = 1)' : '(1 = 0)';
+      case '$size':
+        sizeOperand(raw);
+        return '(1 = 0)';
+      case '$elemMatch':
+        elemMatchForm(raw);
+        return '(1 = 0)';
+      case '$prefix': {
+        const p = string(raw, op).v;
+        const upper = prefixUpperBound(p);
+        params.push(p);
+        if (upper === undefined) return `(${column} >= ?)`;
+        params.push(upper);
+        return `(${column} >= ? AND ${column} < ?)`;
+      }
+      case '$icontains': {
+        // System fields are ASCII ([A-Za-z0-9_-] ids, ISO timestamps): lower() folds them fully.
+        const s = casefold(string(raw, op).v);
+        if (s === '') return '(1 = 1)';
+        params.push(s);
+        return `(length(replace(lower(${column}), ?, '')) < length(${column}))`;
       }
       default: {
-        const v = scalar(operand, op);
-        // MongoDB: $gte/$lte null match null or missing; $gt/$lt null match nothing.
-        if (v === null) return op === '$gte' || op === '$lte' ? eq(field, null) : '(1 = 0)';
-        return fieldSql(field, RANGE.get(op)!, v);
+        const v = operand(raw, op).v;
+        if (v === null) return '(1 = 0)'; // never null, never missing
+        return cmp(RANGE.get(op)!, v);
       }
     }
   };
 
-  const node = (f: unknown, depth: number): string => {
+  const sizeOperand = (raw: unknown): number => {
+    if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 0) throw invalidFilter('$size takes a non-negative integer');
+    return raw;
+  };
+  /** `$elemMatch` takes a filter on an element's fields, or operators on the element itself. */
+  const elemMatchForm = (raw: unknown): 'operators' | 'fields' => {
+    if (!isObject(raw) || Object.keys(raw).length === 0) throw invalidFilter('$elemMatch takes a non-empty object');
+    const keys = Object.keys(raw);
+    const ops = keys.filter((k) => k.startsWith('$') && k !== '$and' && k !== '$or');
+    if (ops.length === 0) return 'fields';
+    if (ops.length !== keys.length) throw invalidFilter('$elemMatch takes either operators on the element or a filter on its fields, not both');
+    return 'operators';
+  };
+
+  /** One operator on a JSON field, at `scope`; `itself`: on the value itself, no array opened (an element). */
+  const condition = (path: string[], scope: JsonTerm | undefined, op: string, raw: unknown, depth: number, itself = false): string => {
+    const any = (test: Test, missing: boolean, holds?: Scalar, self = false) =>
+      itself || self ? test(json.term(path, scope)) : anyValue(path, scope, test, { open: true, missing, holds });
+    const whole = (test: Test) => (itself ? test(json.term(path, scope)) : anyValue(path, scope, test, { open: false, missing: false }));
+    switch (op) {
+      case '$eq': {
+        const o = operand(raw, op);
+        return any(eqTest(o.v), o.v === null, o.v, o.itself);
+      }
+      case '$ne': {
+        const o = operand(raw, op);
+        return `(NOT ${any(eqTest(o.v), o.v === null, o.v, o.itself)})`;
+      }
+      case '$in':
+      case '$nin': {
+        const items = list(raw, op).map((v) => operand(v, op));
+        const tests = items.map((o) => any(eqTest(o.v), o.v === null, o.v, o.itself));
+        return op === '$in' ? or(tests) : `(NOT ${or(tests)})`;
+      }
+      case '$all': {
+        const items = list(raw, op).map((v) => scalar(v, op));
+        if (!items.length) return '(1 = 0)';
+        return `(${items.map((v) => any(eqTest(v), v === null, v)).join(' AND ')})`;
+      }
+      case '$exists': {
+        if (typeof raw !== 'boolean') throw invalidFilter('$exists takes true or false');
+        const sql = whole((t) => json.existsTerm(t));
+        return raw ? sql : `(NOT ${sql})`;
+      }
+      case '$size': {
+        const n = sizeOperand(raw);
+        return whole((t) => {
+          params.push(n);
+          return json.arraySize(t);
+        });
+      }
+      case '$elemMatch': {
+        const form = elemMatchForm(raw);
+        const inner = raw as Record<string, unknown>;
+        return whole((t) =>
+          someElement(t, (e) => {
+            if (form === 'fields') return `(${json.isObject(e)} AND ${node(inner, depth + 1, e)})`;
+            const parts = Object.entries(inner).map(([o, v]) => {
+              if (++clauses > MAX_CLAUSES) throw invalidFilter(`a filter has at most ${MAX_CLAUSES} clauses`);
+              if (!OPS.has(o)) throw invalidFilter(`unknown operator ${o}`);
+              return condition([], e, o, v, depth + 1, true);
+            });
+            return `(${parts.join(' AND ')})`;
+          }),
+        );
+      }
+      case '$prefix': {
+        const o = string(raw, op);
+        return any(prefixTest(o.v), false, undefined, o.itself);
+      }
+      case '$icontains': {
+        const o = string(raw, op);
+        return any(icontainsTest(o.v), false, undefined, o.itself);
+      }
+      default: {
+        const o = operand(raw, op);
+        // MongoDB: $gte/$lte null match null or missing; $gt/$lt null match nothing.
+        if (o.v === null) return op === '$gte' || op === '$lte' ? any(eqTest(null), true, null, o.itself) : '(1 = 0)';
+        return any(rangeTest(RANGE.get(op)!, o.v), false, undefined, o.itself);
+      }
+    }
+  };
+
+  const node = (f: unknown, depth: number, scope?: JsonTerm): string => {
     if (!isObject(f)) throw invalidFilter('a filter is a JSON object');
     if (depth > 8) throw invalidFilter('filter nests too deeply');
     const parts: string[] = [];
@@ -123,16 +340,17 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
       if (++clauses > MAX_CLAUSES) throw invalidFilter(`a filter has at most ${MAX_CLAUSES} clauses`);
       if (key === '$and' || key === '$or') {
         if (!Array.isArray(value) || value.length === 0) throw invalidFilter(`${key} takes a non-empty list of filters`);
-        parts.push(`(${value.map((v) => node(v, depth + 1)).join(key === '$and' ? ' AND ' : ' OR ')})`);
+        parts.push(`(${value.map((v) => node(v, depth + 1, scope)).join(key === '$and' ? ' AND ' : ' OR ')})`);
         continue;
       }
       if (key.startsWith('$')) throw invalidFilter(`unknown operator ${key}`);
-      const field = parseField(key, invalidFilter);
-      if ('path' in field) paths.push(field.path);
-      const operators = isObject(value) && Object.keys(value).some((k) => k.startsWith('$')) ? value : { $eq: value };
-      for (const [op, operand] of Object.entries(operators)) {
+      // Inside $elemMatch, `id` and the timestamps are the element's own fields.
+      const field: Field = scope === undefined ? parseField(key, invalidFilter) : elementField(key);
+      if ('path' in field && scope === undefined) paths.push(field.path);
+      const operators = isOperatorObject(value) ? value : { $eq: value };
+      for (const [op, raw] of Object.entries(operators)) {
         if (!OPS.has(op)) throw invalidFilter(`unknown operator ${op}`);
-        parts.push(condition(field, op, operand));
+        parts.push('column' in field ? columnCondition(field.column, op, raw) : condition(field.path, scope, op, raw, depth));
       }
     }
     return parts.length ? parts.join(' AND ') : '(1 = 1)';

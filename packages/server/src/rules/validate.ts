@@ -3,7 +3,7 @@ import { isObject } from '../json/merge-patch.ts';
 import { compileFilter } from '../documents/query.ts';
 import { checkCollection } from '../documents/names.ts';
 import { escapePointer } from '../documents/fields.ts';
-import type { JsonSql } from '../store/store.ts';
+import type { JsonSql, JsonTerm } from '../store/store.ts';
 import { isAuthField, replaceAuthOperands } from './auth-operands.ts';
 import { OPERATIONS, type Rules } from './types.ts';
 
@@ -26,6 +26,16 @@ const NO_SQL: JsonSql = {
   isNullish: () => '',
   exists: () => '',
   param: (v) => v,
+  term: () => '' as JsonTerm,
+  elements: () => ({ from: '', where: '', element: '' as JsonTerm }),
+  isArray: () => '',
+  isObject: () => '',
+  compareTerm: () => '',
+  isNullishTerm: () => '',
+  existsTerm: () => '',
+  arraySize: () => '',
+  stringRange: () => '',
+  icontains: () => '',
 };
 
 /** Throws the list compiler's 400 `invalid_filter` when `filter` is not a §1 filter a list would take. */

@@ -39,7 +39,32 @@ export interface JsonSql {
   exists(path: string[]): string;
   /** Converts a parameter of the given type to what the driver binds. */
   param(value: string | number | boolean): Param;
+  /**
+   * Arrays and text (§1.1), on terms: the value at `path` under `from` (a term holding an
+   * object; the document when absent), through objects only. Every condition below is never
+   * NULL, so NOT of it is exact. A term of the document's root is spelt as `sortKeys` spells it,
+   * so the automatic indexes serve it.
+   */
+  term(path: string[], from?: JsonTerm): JsonTerm;
+  /** A FROM item over the elements of `term` when it holds an array (no rows otherwise), with a WHERE guard. */
+  elements(term: JsonTerm, alias: string): { from: string; where: string; element: JsonTerm };
+  isArray(term: JsonTerm): string;
+  isObject(term: JsonTerm): string;
+  compareTerm(term: JsonTerm, op: CompareOp, type: ScalarType): string;
+  isNullishTerm(term: JsonTerm): string;
+  existsTerm(term: JsonTerm): string;
+  /** An array of as many elements as the parameter (an integer). */
+  arraySize(term: JsonTerm): string;
+  /** A string within [first parameter, second parameter), or ≥ the only one when `bounded` is false. */
+  stringRange(term: JsonTerm, bounded: boolean): string;
+  /** A string holding the parameter under case folding (json/casefold.ts). */
+  icontains(term: JsonTerm): string;
+  /** When present (PostgreSQL): an array holding the parameter, a scalar as JSON text, by a GIN-indexable test. */
+  arrayHolds?(term: JsonTerm): string;
 }
+
+/** A JSON value in SQL as a dialect spells it (SQLite: a JSON path into `data`; PostgreSQL: a jsonb expression). */
+export type JsonTerm = string & { readonly __jsonTerm: true };
 
 export type CompareOp = '=' | '<' | '<=' | '>' | '>=';
 export type ScalarType = 'number' | 'string' | 'boolean';

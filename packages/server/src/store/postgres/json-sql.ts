@@ -1,8 +1,10 @@
-import type { CompareOp, JsonSql, ScalarType } from '../store.ts';
+import type { CompareOp, JsonSql, JsonTerm, ScalarType } from '../store.ts';
 
 /** `data #> '{a,b}'` for a validated path (segments are [A-Za-z_][A-Za-z0-9_]*, so no quoting is needed). */
 const at = (path: string[]): string => `(data #> '{${path.join(',')}}')`;
-const atText = (path: string[]): string => `(data #>> '{${path.join(',')}}')`;
+const ROOT = "(data #> '{";
+/** The text of a term: `data #>> '{a,b}'` for a field of the document (as the indexes spell it). */
+const textOf = (t: string): string => (t.startsWith(ROOT) ? `(data #>> '{${t.slice(ROOT.length)}` : `(${t} #>> '{}')`);
 
 /**
  * The §1 ordering as three keys: the type class (missing/null 0, numbers 1, strings 2, booleans 3,
@@ -10,20 +12,42 @@ const atText = (path: string[]): string => `(data #>> '{${path.join(',')}}')`;
  * compared in the "C" collation, i.e. by UTF-8 bytes, which is code point order, as on SQLite.
  * The same expressions back the automatic indexes, so sort and filter can use them.
  */
-const rank = (path: string[]): string =>
-  `(CASE jsonb_typeof(${at(path)}) WHEN 'number' THEN 1 WHEN 'string' THEN 2 WHEN 'boolean' THEN 3 ` + `WHEN 'object' THEN 4 WHEN 'array' THEN 4 ELSE 0 END)`;
-const num = (path: string[]): string => `(CASE WHEN jsonb_typeof(${at(path)}) = 'number' THEN ${at(path)}::numeric END)`;
-const txt = (path: string[]): string => `(CASE WHEN jsonb_typeof(${at(path)}) IN ('string', 'boolean') THEN ${atText(path)} END COLLATE "C")`;
+const rank = (t: string): string =>
+  `(CASE jsonb_typeof(${t}) WHEN 'number' THEN 1 WHEN 'string' THEN 2 WHEN 'boolean' THEN 3 ` + `WHEN 'object' THEN 4 WHEN 'array' THEN 4 ELSE 0 END)`;
+const num = (t: string): string => `(CASE WHEN jsonb_typeof(${t}) = 'number' THEN ${t}::numeric END)`;
+const txt = (t: string): string => `(CASE WHEN jsonb_typeof(${t}) IN ('string', 'boolean') THEN ${textOf(t)} END COLLATE "C")`;
 const RANK_OF: Record<ScalarType, number> = { number: 1, string: 2, boolean: 3 };
+
+const compareTerm = (t: string, op: CompareOp, type: ScalarType): string =>
+  type === 'number'
+    ? `(${rank(t)} = 1 AND ${num(t)} ${op} CAST(? AS numeric))`
+    : `(${rank(t)} = ${RANK_OF[type]} AND ${num(t)} IS NULL AND ${txt(t)} ${op} CAST(? AS text))`;
+// `rank = 4` first: false for a missing field, and servable by the field's index.
+const isArray = (t: string) => `(${rank(t)} = 4 AND jsonb_typeof(${t}) = 'array')`;
+/** The term when it holds an array, else NULL: the array functions throw on anything else. */
+const arrayOnly = (t: string) => `(CASE WHEN jsonb_typeof(${t}) = 'array' THEN ${t} END)`;
 
 /** PostgreSQL's jsonb spelling of document field expressions. */
 export const postgresJson: JsonSql = {
-  sortKeys: (path) => [rank(path), num(path), txt(path)],
-  compare: (path, op: CompareOp, type) =>
-    type === 'number'
-      ? `(${rank(path)} = 1 AND ${num(path)} ${op} CAST(? AS numeric))`
-      : `(${rank(path)} = ${RANK_OF[type]} AND ${num(path)} IS NULL AND ${txt(path)} ${op} CAST(? AS text))`,
-  isNullish: (path) => `(${rank(path)} = 0)`,
+  sortKeys: (path) => [rank(at(path)), num(at(path)), txt(at(path))],
+  compare: (path, op, type) => compareTerm(at(path), op, type),
+  isNullish: (path) => `(${rank(at(path))} = 0)`,
   exists: (path) => `(${at(path)} IS NOT NULL)`,
   param: (v) => (typeof v === 'boolean' ? String(v) : v),
+  term: (path, from) => (from === undefined ? at(path) : path.length ? `(${from} #> '{${path.join(',')}}')` : from) as JsonTerm,
+  elements: (t, a) => ({ from: `jsonb_array_elements(${arrayOnly(t)}) AS ${a}(v)`, where: 'TRUE', element: `${a}.v` as JsonTerm }),
+  isArray,
+  isObject: (t) => `(${rank(t)} = 4 AND jsonb_typeof(${t}) = 'object')`,
+  compareTerm,
+  isNullishTerm: (t) => `(${rank(t)} = 0)`,
+  existsTerm: (t) => `(${t} IS NOT NULL)`,
+  arraySize: (t) => `(${isArray(t)} AND COALESCE(jsonb_array_length(${arrayOnly(t)}), -1) = CAST(? AS integer))`,
+  stringRange: (t, bounded) => `(${rank(t)} = 2 AND ${num(t)} IS NULL AND ${txt(t)} >= CAST(? AS text)${bounded ? ` AND ${txt(t)} < CAST(? AS text)` : ''})`,
+  // lower(upper()) under the database's own collation: per character, Unicode's simple mappings
+  // on a UTF-8 locale, as json/casefold.ts does (docs: where the two can differ).
+  icontains: (t) =>
+    `(${rank(t)} = 2 AND strpos(lower(upper(CASE WHEN jsonb_typeof(${t}) = 'string' THEN ${textOf(t)} END)), lower(upper(CAST(? AS text)))) > 0)`,
+  // jsonb containment: an array holding the scalar at its top level (or the scalar itself, which
+  // rank = 4 excludes). A GIN index on the term with jsonb_path_ops serves it (documents/indexes.ts).
+  arrayHolds: (t) => `(${rank(t)} = 4 AND ${t} @> CAST(? AS jsonb))`,
 };

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { runAfterCommit, type Dialect, type Param, type Queryable, type Row, type Store, type Transaction } from '../store.ts';
 import { applyMigrations } from '../migrations/apply.ts';
 import { sqliteJson } from './json-sql.ts';
+import { casefold } from '../../json/casefold.ts';
 import { sqliteError } from './errors.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
 
@@ -83,6 +84,11 @@ class GroupedTransaction implements Transaction {
   }
 }
 
+/** `svc_casefold(text)` for `$icontains` (sqlite/json-sql.ts): json/casefold.ts, as the rules matcher folds. */
+function registerFunctions(db: Database.Database): void {
+  db.function('svc_casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? casefold(s) : null));
+}
+
 /** better-sqlite3 binds no booleans. */
 function bind(params: Param[]): unknown[] {
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
@@ -118,10 +124,12 @@ export class SqliteStore implements Store {
     w.pragma('foreign_keys = ON');
     // A write waits this long for another process's lock (svc backup, a second server), then 503s.
     w.pragma(`busy_timeout = ${timeouts.statementMs}`);
+    registerFunctions(w);
     this.writer = new Connection(w);
     const r = new Database(path, { readonly: false });
     r.pragma(`busy_timeout = ${timeouts.statementMs}`);
     r.pragma('query_only = ON');
+    registerFunctions(r);
     this.reader = new Connection(r);
   }
 
