@@ -139,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createAuth({ store, config, limiter, clock, jobs, log: app.log, invalidation }),
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log }),
     createRules({ store }),
+    createDocs({ publicUrl: config.publicUrl }),
     createDashboard({ publicUrl: config.publicUrl }),
     keyUsage,
   ];
@@ -148,7 +149,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Before the HTTP server closes, which waits for every open connection (WebSockets included).
   app.addHook('preClose', async () => {
-    createDocs({ publicUrl: config.publicUrl }),
     for (const feature of [...features].reverse()) await feature.closing?.();
   });
   app.addHook('onClose', async () => {
