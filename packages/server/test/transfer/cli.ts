@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
@@ -23,12 +24,13 @@ export function svc(databaseUrl: string, args: string[], io: { stdinFile?: strin
     });
     let stdout = '';
     let stderr = '';
-    if (io.stdoutFile) child.stdout.pipe(createWriteStream(io.stdoutFile));
-    else child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    // With a file, the answer waits until the file holds everything the process wrote.
+    const written = io.stdoutFile ? finished(child.stdout!.pipe(createWriteStream(io.stdoutFile))) : Promise.resolve();
+    if (!io.stdoutFile) child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     if (io.stdinFile && child.stdin) createReadStream(io.stdinFile).pipe(child.stdin);
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.once('close', (code) => void written.then(() => resolve({ code, stdout, stderr }), reject));
   });
 }
 

@@ -7,7 +7,7 @@ import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { missingServices, openTestStore, type TestStore } from '../helpers/stores.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { apiClient, type ApiClient } from '../helpers/api.ts';
+import { apiClient } from '../helpers/api.ts';
 import { auth } from '../helpers/auth-client.ts';
 import { startFakeGoogle } from '../helpers/oauth-providers.ts';
 import { oauthBrowser } from '../helpers/oauth-browser.ts';
