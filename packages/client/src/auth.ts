@@ -175,10 +175,13 @@ export class AuthService {
   }
 
   /**
-   * The address that starts an OAuth sign-in: navigate the browser there. It carries the PUBLIC
-   * key in its query (the server refuses a secret key there), so build the client with a public key.
+   * The address that starts an OAuth sign-in with `'google'`, `'github'` or `'oidc'` (the
+   * database's OpenID Connect provider, `settings.oauth.oidc`): navigate the browser there. It
+   * carries the PUBLIC key in its query (the server refuses a secret key there), so build the
+   * client with a public key.
    *
    * @example location.assign(client.auth.oauthUrl('github', location.origin + '/after-login'))
+   * @example location.assign(client.auth.oauthUrl('oidc', location.origin + '/after-login'))
    */
   oauthUrl(provider: OAuthProvider, redirectUrl: string): string {
     if (!this.key.startsWith('svc_pk_')) {

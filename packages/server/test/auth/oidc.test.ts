@@ -1,13 +1,11 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, sign } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import { OAuth2Server } from 'oauth2-mock-server';
 import { forEachStore } from '../helpers/stores.ts';
 import { errorCode, useServer } from '../helpers/server.ts';
 import { apiClient } from '../helpers/api.ts';
 import { auth, newUser, type SignedIn } from '../helpers/auth-client.ts';
 import { oauthBrowser, type Hop } from '../helpers/oauth-browser.ts';
+import { startFakeOidc, type Claims } from '../helpers/oauth-providers.ts';
 import { ManualClock } from '../../src/infra/clock.ts';
 
 /** The address users reach (PUBLIC_URL): callbacks are registered there; the test maps it onto the real port. */
@@ -16,51 +14,6 @@ const APP = 'http://localhost:5173/signed-in';
 // Letters and digits only: the fake issuer does not form-decode client_secret_basic credentials (RFC 6749 §2.3.1).
 const CLIENT = { clientId: 'svcapp', clientSecret: 'oidcclientsecret0123456789' };
 const CALLBACK = `${PUBLIC_URL}/v1/auth/oauth/oidc/callback`;
-
-type Claims = Record<string, unknown>;
-
-/**
- * An OpenID Connect provider played by oauth2-mock-server: discovery, JWKS, authorize (with PKCE
- * and the nonce carried into the ID token) and token endpoints. `claims` are written over the ID
- * token's (undefined removes one); `foreignSignature` re-signs the ID token with a key the JWKS
- * does not hold (same `kid`); `userinfo` is what /userinfo answers.
- */
-async function startFakeOidc() {
-  const server = new OAuth2Server();
-  await server.issuer.keys.generate('RS256');
-  await server.start(0, '127.0.0.1');
-  const issuer = server.issuer.url!;
-  const state = {
-    claims: {} as Claims,
-    userinfo: { sub: 'nobody' } as Claims,
-    foreignSignature: false,
-    authorizeQueries: [] as URLSearchParams[],
-    tokenAuthorizations: [] as Array<string | undefined>,
-  };
-  const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-  server.service.on('beforeAuthorizeRedirect', (_redirect: { url: URL }, req: IncomingMessage) => {
-    state.authorizeQueries.push(new URL(req.url ?? '', issuer).searchParams);
-  });
-  server.service.on('beforeTokenSigning', (token: { payload: Claims }) => {
-    if ('scope' in token.payload) return; // the access token; the ID token has no scope
-    for (const [k, v] of Object.entries(state.claims)) {
-      if (v === undefined) delete token.payload[k];
-      else token.payload[k] = v;
-    }
-  });
-  server.service.on('beforeResponse', (res: { body: Record<string, unknown> }, req: IncomingMessage) => {
-    state.tokenAuthorizations.push(req.headers.authorization);
-    if (state.foreignSignature && typeof res.body.id_token === 'string') {
-      const [header, payload] = res.body.id_token.split('.');
-      const signature = sign('sha256', Buffer.from(`${header}.${payload}`), foreign).toString('base64url');
-      res.body.id_token = `${header}.${payload}.${signature}`;
-    }
-  });
-  server.service.on('beforeUserinfo', (res: { body: unknown }) => {
-    res.body = state.userinfo;
-  });
-  return { issuer, state, close: () => server.stop() };
-}
 
 forEachStore('auth: OpenID Connect sign-in', (kind) => {
   let idp: Awaited<ReturnType<typeof startFakeOidc>>;

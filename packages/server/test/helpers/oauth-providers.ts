@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OAuth2Server } from 'oauth2-mock-server';
@@ -127,4 +127,52 @@ export async function startFakeGitHub(client: { id: string; secret: string }) {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Claims of an ID token or a userinfo answer. */
+export type Claims = Record<string, unknown>;
+
+/**
+ * An OpenID Connect provider played by oauth2-mock-server: discovery, JWKS, authorize (with PKCE
+ * and the nonce carried into the ID token) and token endpoints. `claims` are written over the ID
+ * token's (undefined removes one); `foreignSignature` re-signs the ID token with a key the JWKS
+ * does not hold (same `kid`); `userinfo` is what /userinfo answers. It names itself
+ * `http://localhost:<port>` (the issuer URL to configure) and does not form-decode Basic client
+ * credentials (RFC 6749 §2.3.1): give clients ids and secrets of letters and digits.
+ */
+export async function startFakeOidc() {
+  const server = new OAuth2Server();
+  await server.issuer.keys.generate('RS256');
+  await server.start(0, '127.0.0.1');
+  const issuer = server.issuer.url!;
+  const state = {
+    claims: {} as Claims,
+    userinfo: { sub: 'nobody' } as Claims,
+    foreignSignature: false,
+    authorizeQueries: [] as URLSearchParams[],
+    tokenAuthorizations: [] as Array<string | undefined>,
+  };
+  const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  server.service.on('beforeAuthorizeRedirect', (_redirect: { url: URL }, req: IncomingMessage) => {
+    state.authorizeQueries.push(new URL(req.url ?? '', issuer).searchParams);
+  });
+  server.service.on('beforeTokenSigning', (token: { payload: Claims }) => {
+    if ('scope' in token.payload) return; // the access token; the ID token has no scope
+    for (const [k, v] of Object.entries(state.claims)) {
+      if (v === undefined) delete token.payload[k];
+      else token.payload[k] = v;
+    }
+  });
+  server.service.on('beforeResponse', (res: { body: Record<string, unknown> }, req: IncomingMessage) => {
+    state.tokenAuthorizations.push(req.headers.authorization);
+    if (state.foreignSignature && typeof res.body.id_token === 'string') {
+      const [header, payload] = res.body.id_token.split('.');
+      const signature = sign('sha256', Buffer.from(`${header}.${payload}`), foreign).toString('base64url');
+      res.body.id_token = `${header}.${payload}.${signature}`;
+    }
+  });
+  server.service.on('beforeUserinfo', (res: { body: unknown }) => {
+    res.body = state.userinfo;
+  });
+  return { issuer, state, close: () => server.stop() };
 }
