@@ -1,8 +1,8 @@
 import type { CallOptions, Sender } from './http.js';
-import type { Doc, ListParams, ListResult, MergePatch, NewDoc } from './types.js';
+import type { Doc, FieldPath, ListParams, ListResult, MergePatch, NewDoc, Projected } from './types.js';
 
-/** Options of the page iterator. */
-export interface IterateParams extends Omit<ListParams, 'offset' | 'limit'> {
+/** Options of the page iterator (`cursor`: resume after a page's `nextCursor`). */
+export interface IterateParams<T extends object = Record<string, unknown>> extends Omit<ListParams<T>, 'offset' | 'limit'> {
   /** Documents per request (default 100, at most 1000). */
   pageSize?: number;
   signal?: AbortSignal;
@@ -35,9 +35,11 @@ export class CollectionService<T extends object = Record<string, unknown>> {
     return this.http.send({ method: 'POST', path: this.docs, body: data, signal: opts?.signal });
   }
 
-  /** One document; 404 `not_found` when there is none. */
-  get(id: string, opts?: CallOptions): Promise<Doc<T>> {
-    return this.http.send({ method: 'GET', path: this.path(id), signal: opts?.signal });
+  /** One document; 404 `not_found` when there is none. `fields`: only those (plus id, createdAt, updatedAt). */
+  get(id: string, opts?: CallOptions): Promise<Doc<T>>;
+  get(id: string, opts: CallOptions & { fields: readonly FieldPath<T>[] }): Promise<Doc<Projected<T>>>;
+  get(id: string, opts?: CallOptions & { fields?: readonly FieldPath<T>[] }): Promise<Doc<T> | Doc<Projected<T>>> {
+    return this.http.send({ method: 'GET', path: this.path(id), signal: opts?.signal, query: { fields: opts?.fields?.join(',') } });
   }
 
   /**
@@ -65,29 +67,37 @@ export class CollectionService<T extends object = Record<string, unknown>> {
     return r.documents;
   }
 
-  /** One page: `{ documents, total, limit, offset }`; `filter` is an object, JSON-encoded here. */
-  list(params: ListParams = {}, opts?: CallOptions): Promise<ListResult<T>> {
-    const { filter, ...rest } = params;
+  /**
+   * One page: `{ documents, total, limit, offset, nextCursor }`. `filter` is an object, typed
+   * against T and JSON-encoded here; pass `nextCursor` back as `cursor` for the next page. With
+   * `fields`, the documents hold only those fields (typed as optional).
+   */
+  list(params?: ListParams<T> & { fields?: undefined }, opts?: CallOptions): Promise<ListResult<T>>;
+  list(params: ListParams<T>, opts?: CallOptions): Promise<ListResult<Projected<T>>>;
+  list(params: ListParams<T> = {}, opts?: CallOptions): Promise<ListResult<T> | ListResult<Projected<T>>> {
+    const { filter, fields, ...rest } = params;
     return this.http.send({
       method: 'GET',
       path: this.docs,
       signal: opts?.signal,
-      query: { ...rest, filter: filter === undefined ? undefined : JSON.stringify(filter) },
+      query: { ...rest, filter: filter === undefined ? undefined : JSON.stringify(filter), fields: fields?.join(',') },
     });
   }
 
   /**
-   * Every document matching the parameters, page by page (offset paging in a stable order: ties
-   * break by id). Documents inserted or deleted while iterating may shift pages, as with any offset
-   * paging; iterate by `createdAt` (the default) when new documents only append.
+   * Every document matching the parameters, page by page by cursor (keyset paging): each
+   * document that exists when iterating starts is visited exactly once, in the list's order,
+   * whatever is inserted meanwhile, and a deep page costs what the first one does.
    */
-  async *iterate(params: IterateParams = {}): AsyncGenerator<Doc<T>, void, undefined> {
-    const { pageSize = 100, signal, ...list } = params;
-    for (let offset = 0; ; ) {
-      const page = await this.list({ ...list, limit: pageSize, offset }, { signal });
+  iterate(params?: IterateParams<T> & { fields?: undefined }): AsyncGenerator<Doc<T>, void, undefined>;
+  iterate(params: IterateParams<T>): AsyncGenerator<Doc<Projected<T>>, void, undefined>;
+  async *iterate(params: IterateParams<T> = {}): AsyncGenerator<Doc<T> | Doc<Projected<T>>, void, undefined> {
+    const { pageSize = 100, signal, cursor: start, ...list } = params;
+    for (let cursor = start; ; ) {
+      const page = await this.list({ ...list, limit: pageSize, cursor }, { signal });
       yield* page.documents;
-      offset += page.documents.length;
-      if (page.documents.length < pageSize || offset >= page.total) return;
+      if (page.nextCursor === null) return;
+      cursor = page.nextCursor;
     }
   }
 

@@ -39,25 +39,132 @@ export type MergePatch<T> = T extends readonly unknown[] ? T : T extends object 
 /** One page of a list. */
 export interface ListResult<T extends object = Record<string, unknown>> {
   documents: Doc<T>[];
+  /** The size of the whole (filtered) set, not of what is left after a cursor. */
   total: number;
   limit: number;
   offset: number;
+  /** Pass as `cursor` to get the next page (keyset paging: deep pages cost what the first does); null on the last page. */
+  nextCursor: string | null;
 }
 
-/** A MongoDB-style filter (API.md §1): field paths, `$eq $ne $gt $gte $lt $lte $in $nin $exists`, `$and`/`$or`. */
-export type Filter = { [path: string]: unknown; $and?: Filter[]; $or?: Filter[] };
+type Scalar = string | number | boolean | null;
+type Depth = [never, 0, 1, 2, 3, 4];
+/** The element type of an array, or the type itself: a path or an operator over an array applies to its elements (§1.1). */
+type Elem<V> = V extends readonly (infer E)[] ? E : V;
+/** V when it is a JSON object (not an array), else never. */
+type PlainObject<V> = V extends readonly unknown[] ? never : V extends object ? V : never;
+/** The object a path may continue into below a field: the field itself, or the objects of an array. */
+type Below<V> = PlainObject<Elem<NonNullable<V>>>;
+/** Whether T takes any key (an index signature, as `Record<string, unknown>`): then every path is allowed. */
+type IsOpen<T> = string extends keyof T ? true : false;
+
+/**
+ * The field paths of T, as `sortBy`, `filter` and `fields` take them: its keys and, joined by dots,
+ * the keys of its nested objects (also of the objects inside arrays), up to 5 levels deep.
+ *
+ * @example FieldPath<{ title: string; author: { name: string } }> // 'title' | 'author' | 'author.name'
+ */
+export type FieldPath<T, D extends number = 5> = [D] extends [never]
+  ? never
+  : T extends object
+    ? {
+        [K in keyof T & string]: K | ([Below<T[K]>] extends [never] ? never : `${K}.${FieldPath<Below<T[K]>, Depth[D]>}`);
+      }[keyof T & string]
+    : never;
+
+/** The type of the value at a field path of T (through arrays: their elements'). */
+export type PathValue<T, P extends string> = P extends `${infer K}.${infer Rest}`
+  ? K extends keyof T
+    ? PathValue<Elem<NonNullable<T[K]>>, Rest>
+    : unknown
+  : P extends keyof T
+    ? T[P]
+    : unknown;
+
+/** What a field holding V may be compared with: a scalar of its (element) type, or null (missing or null). */
+export type Operand<V> = unknown extends V ? Scalar : Extract<Elem<NonNullable<V>>, string | number | boolean> | null;
+
+/** `$elemMatch` of a field holding V: a filter on the element's fields, or operators on the element itself. */
+type ElemMatch<V> = unknown extends V
+  ? { [pathOrOperator: string]: unknown }
+  : [PlainObject<Elem<NonNullable<V>>>] extends [never]
+    ? FieldOperators<Elem<NonNullable<V>>>
+    : Filter<PlainObject<Elem<NonNullable<V>>>>;
+
+/** The operators of §1 / §1.1 on a field holding V, each typed with the values it may compare. */
+export interface FieldOperators<V = unknown> {
+  $eq?: Operand<V>;
+  $ne?: Operand<V>;
+  $gt?: Operand<V>;
+  $gte?: Operand<V>;
+  $lt?: Operand<V>;
+  $lte?: Operand<V>;
+  $in?: readonly Operand<V>[];
+  $nin?: readonly Operand<V>[];
+  /** An array holding every one of the values. */
+  $all?: readonly Operand<V>[];
+  $exists?: boolean;
+  /** An array of exactly this many elements. */
+  $size?: number;
+  /** A string starting with this (case-sensitive). */
+  $prefix?: string;
+  /** A string containing this, ignoring case. */
+  $icontains?: string;
+  $elemMatch?: ElemMatch<V>;
+}
+
+/** One field's condition: a value (equality) or operators. */
+export type FieldCondition<V = unknown> = Operand<V> | FieldOperators<V>;
+
+/** A filter on any paths: what `Filter<T>` is for a T that takes any key (the default). */
+export type OpenFilter = { [path: string]: unknown; $and?: OpenFilter[]; $or?: OpenFilter[] };
+
+/**
+ * A MongoDB-style filter (API.md §1, §1.1), typed against the document type T: only T's field paths
+ * (nested ones too) and the system fields `id`, `createdAt`, `updatedAt`, each compared with values of
+ * its type. A typo in a path or a value of the wrong type is a compile error. For paths known only at
+ * run time, use the collection without a type (`collection('posts')`) or `OpenFilter`: a T with an
+ * index signature takes any path.
+ *
+ * @example
+ * interface Post { title: string; status: 'open' | 'done'; tags: string[]; author: { name: string } }
+ * const f: Filter<Post> = { status: 'open', tags: { $all: ['a', 'b'] }, 'author.name': { $prefix: 'A' } };
+ */
+export type Filter<T extends object = Record<string, unknown>> =
+  IsOpen<T> extends true
+    ? OpenFilter
+    : { [P in FieldPath<T>]?: FieldCondition<PathValue<T, P>> } & {
+        id?: FieldCondition<string>;
+        createdAt?: FieldCondition<string>;
+        updatedAt?: FieldCondition<string>;
+        $and?: Filter<T>[];
+        $or?: Filter<T>[];
+      };
+
+/** What a list may sort by: a system field or, for a typed collection, one of T's field paths. */
+export type SortField<T extends object = Record<string, unknown>> = 'createdAt' | 'updatedAt' | 'id' | (IsOpen<T> extends true ? string & {} : FieldPath<T>);
+
+/** A T of which only some fields came back (a `fields` projection): every field, nested ones too, optional. */
+export type Projected<T> = T extends readonly (infer E)[] ? Projected<E>[] : T extends object ? { [K in keyof T]?: Projected<T[K]> } : T;
 
 type ServerListQuery = QueryParams<'/v1/{collection}/docs', 'get'>;
 
 /** List parameters; `filter` is an object, JSON-encoded by the SDK. */
-export interface ListParams {
-  /** 1..1000, default 20. */
+export interface ListParams<T extends object = Record<string, unknown>> {
+  /** 0..1000, default 20; 0 answers the count only (`total`, no documents). */
   limit?: number;
+  /** Offset paging; not with `cursor`. */
   offset?: number;
+  /** The `nextCursor` of the previous page, with the same sortBy, sortOrder, filter and search. */
+  cursor?: string;
   /** `createdAt` (default), `updatedAt`, `id` or a field path such as `author.name`. */
-  sortBy?: ServerListQuery['sortBy'];
+  sortBy?: SortField<T>;
   sortOrder?: ServerListQuery['sortOrder'];
-  filter?: Filter;
+  filter?: Filter<T>;
+  /** Full-text search: words, each matched by prefix, in the fields the collection's search setting names. */
+  search?: string;
+  /** Only these fields (plus id, createdAt, updatedAt). */
+  fields?: readonly FieldPath<T>[];
 }
 
 /** `GET /collections`: every collection of the database with its document count. */
@@ -77,6 +184,17 @@ export type ForgotPasswordParams = RequestBody<'/v1/auth/forgot-password', 'post
 export type ResetPasswordParams = RequestBody<'/v1/auth/reset-password', 'post'>;
 export type MagicLinkParams = RequestBody<'/v1/auth/magic-link', 'post'>;
 export type VerifyMagicLinkParams = RequestBody<'/v1/auth/magic-link/verify', 'post'>;
+/**
+ * The answer of sign-up: `session` is null when the database requires a verified e-mail first
+ * (settings.auth.requireEmailVerification): a verification link was mailed, sign in after it.
+ */
+export type SignUpResult = ResponseBody<'/v1/auth/sign-up', 'post', 201>;
+/** `email` without a session (ignored with one); `redirectUrl` defaults to the database's siteUrl. */
+export type VerifyEmailParams = RequestBody<'/v1/auth/verify-email', 'post'>;
+/** The `email` and `token` of a verification link. */
+export type ConfirmEmailParams = RequestBody<'/v1/auth/verify-email/confirm', 'post'>;
+/** `password`: required when the account has one. */
+export type DeleteAccountParams = RequestBody<'/v1/auth/me', 'delete'>;
 /** `google` or `github`. */
 export type OAuthProvider = QueryPath<'/v1/auth/oauth/{provider}'>['provider'];
 type QueryPath<P extends keyof paths> = Operation<P, 'get'> extends { parameters: { path: infer X } } ? X : never;
@@ -160,14 +278,3 @@ export interface RuleEntry {
  * any object); test/rules.test.ts checks they stay assignable to the generated one.
  */
 export type Rules = { [collection: string]: RuleEntry };
-/**
- * The answer of sign-up: `session` is null when the database requires a verified e-mail first
- * (settings.auth.requireEmailVerification): a verification link was mailed, sign in after it.
- */
-export type SignUpResult = ResponseBody<'/v1/auth/sign-up', 'post', 201>;
-/** `email` without a session (ignored with one); `redirectUrl` defaults to the database's siteUrl. */
-export type VerifyEmailParams = RequestBody<'/v1/auth/verify-email', 'post'>;
-/** The `email` and `token` of a verification link. */
-export type ConfirmEmailParams = RequestBody<'/v1/auth/verify-email/confirm', 'post'>;
-/** `password`: required when the account has one. */
-export type DeleteAccountParams = RequestBody<'/v1/auth/me', 'delete'>;

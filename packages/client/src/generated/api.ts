@@ -1888,24 +1888,21 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/admin/databases/{id}/users": {
+    "/v1/admin/databases/{id}/users/{userId}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** List a database's end users, newest first; `search` matches part of the e-mail */
+        /** One end user with its live session count and linked providers */
         get: {
             parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                    search?: string;
-                };
+                query?: never;
                 header?: never;
                 path: {
                     id: string;
+                    userId: string;
                 };
                 cookie?: never;
             };
@@ -1918,18 +1915,26 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            users: {
-                                avatar: string | null;
+                            activeSessions: number;
+                            providers: string[];
+                            /** @description An end user of the database (never a password hash) */
+                            user: {
+                                /** @description The app's data about the user (roles, plan, team): set only with a secret key; rules read it */
+                                appMetadata: {
+                                    [key: string]: unknown;
+                                };
+                                avatar: null | string;
+                                /** Format: date-time */
                                 createdAt: string;
+                                /** @description A disabled user cannot sign in and has no session */
+                                disabled: boolean;
                                 email: string;
                                 emailVerified: boolean;
                                 id: string;
-                                name: string | null;
+                                name: null | string;
+                                /** Format: date-time */
                                 updatedAt: string;
-                            }[];
+                            };
                         };
                     };
                 };
@@ -2014,230 +2019,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/admin/databases/{id}/users/{userId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One end user with its live session count and linked providers */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            activeSessions: number;
-                            providers: string[];
-                            user: {
-                                avatar: string | null;
-                                createdAt: string;
-                                email: string;
-                                emailVerified: boolean;
-                                id: string;
-                                name: string | null;
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: string;
-                                details?: {
-                                    message: string;
-                                    path: string;
-                                }[];
-                                message: string;
-                            };
-                            retryAfter?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: string;
-                                details?: {
-                                    message: string;
-                                    path: string;
-                                }[];
-                                message: string;
-                            };
-                            retryAfter?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: string;
-                                details?: {
-                                    message: string;
-                                    path: string;
-                                }[];
-                                message: string;
-                            };
-                            retryAfter?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: string;
-                                details?: {
-                                    message: string;
-                                    path: string;
-                                }[];
-                                message: string;
-                            };
-                            retryAfter?: number;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        /** Delete an end user, its sessions and identities */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: string;
-                                details?: {
-                                    message: string;
-                                    path: string;
-                                }[];
-                                message: string;
-                            };
-                            retryAfter?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: string;
-                                details?: {
-                                    message: string;
-                                    path: string;
-                                }[];
-                                message: string;
-                            };
-                            retryAfter?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: string;
-                                details?: {
-                                    message: string;
-                                    path: string;
-                                }[];
-                                message: string;
-                            };
-                            retryAfter?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                code: string;
-                                details?: {
-                                    message: string;
-                                    path: string;
-                                }[];
-                                message: string;
-                            };
-                            retryAfter?: number;
-                        };
-                    };
-                };
-            };
-        };
         options?: never;
         head?: never;
         patch?: never;
