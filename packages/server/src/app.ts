@@ -126,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onChange,
     inTransaction: [webhooks.enqueue],
     cursorSecret: config.databaseUrl,
+    jobs,
   });
 
   // Every feature, in one list: routes registered in this order, started when the app is ready,

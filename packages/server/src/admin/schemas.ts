@@ -20,6 +20,9 @@ export const SettingsSchema = Type.Object({
     allowSignUp: Type.Boolean({ description: 'false: no path (sign-up, magic link, OAuth) creates an account' }),
     requireEmailVerification: Type.Boolean({ description: 'true: sign-up mails a verification link and starts no session; unverified password sign-in → 403' }),
   }),
+  search: Type.Optional(
+    Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Full-text search: collection → the field paths search= looks in' }),
+  ),
 });
 export const DatabaseSchema = Type.Object({
   id: Type.String(),

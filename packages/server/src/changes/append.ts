@@ -49,6 +49,16 @@ interface Pending {
   events: ChangeEvent[];
   /** Per collection, documents created minus deleted. */
   deltas: Map<string, number>;
+  /** The database's `settings.search` (JSON text) as the group's lock found it: what its writes index (documents/search.ts). */
+  search: string | null;
+}
+
+/**
+ * Inside the database's commit group: its `settings.search` as JSON text (null: none), read by
+ * `begin` under the lock a settings change must wait for; undefined outside a group.
+ */
+export function groupSearchSettings(tx: Pick<Transaction, 'group'>, databaseId: string): string | null | undefined {
+  return tx.group?.key === groupKey(databaseId) ? (tx.group.state as Pending).search : undefined;
 }
 
 /**
@@ -63,9 +73,12 @@ export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<P
     async begin(q) {
       // NO KEY UPDATE: the lock an UPDATE of last_event_id takes; it leaves other sessions' foreign
       // key checks (KEY SHARE: a realtime token, a webhook of this database) free.
-      const row = await q.get<{ last: string }>('SELECT CAST(last_event_id AS TEXT) AS last FROM databases WHERE id = ? FOR NO KEY UPDATE', [databaseId]);
+      const row = await q.get<{ last: string; search: string | null }>(
+        `SELECT CAST(last_event_id AS TEXT) AS last, ${dialect.search.settings} AS search FROM databases WHERE id = ? FOR NO KEY UPDATE`,
+        [databaseId],
+      );
       // No row: the database is gone, and the writes fail on their foreign keys.
-      return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map() };
+      return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map(), search: row?.search ?? null };
     },
     end: (q, pending) => writePending(q, dialect, databaseId, pending),
   };

@@ -3,6 +3,8 @@ import { newId, nowIso } from '../ids/ids.ts';
 import { createKey } from '../keys/keys.ts';
 import type { Store } from '../store/store.ts';
 import { EMPTY_SETTINGS, patchSettings, publicSettings, type Settings } from './settings.ts';
+import { changedSearchCollections } from '../documents/search.ts';
+import { scheduleSearchBuilds, wakeSearchBuilders } from '../documents/search-builds.ts';
 
 interface DatabaseRow {
   id: string;
@@ -71,9 +73,17 @@ export async function updateDatabase(store: Store, id: string, patch: { name?: u
     const row = await tx.get<DatabaseRow>(`SELECT ${columns(store)} FROM databases WHERE id = ?`, [id]);
     if (!row) throw notFound(`Database '${id}' not found`);
     const name = patch.name === undefined ? row.name : checkName(patch.name);
-    const settings = patch.settings === undefined ? row.settings : JSON.stringify(patchSettings(JSON.parse(row.settings), patch.settings));
+    const before = JSON.parse(row.settings) as Settings;
+    const next = patch.settings === undefined ? before : patchSettings(before, patch.settings);
+    const settings = patch.settings === undefined ? row.settings : JSON.stringify(next);
     const updated = { ...row, name, settings, updated_at: nowIso() };
     await tx.run(`UPDATE databases SET name = ?, settings = ${store.dialect.jsonParam}, updated_at = ? WHERE id = ?`, [name, settings, updated.updated_at, id]);
+    // Collections whose search fields changed are (re)indexed in the background (documents/search-builds.ts).
+    const rebuilt = changedSearchCollections(before.search, next.search);
+    if (rebuilt.length) {
+      await scheduleSearchBuilds(tx, id, rebuilt);
+      tx.afterCommit(wakeSearchBuilders);
+    }
     return toDatabase(updated);
   });
 }

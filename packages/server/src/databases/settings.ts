@@ -2,6 +2,7 @@ import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import { isHttpUrl } from '../http/urls.ts';
 import { validateRules } from '../rules/validate.ts';
+import { checkSearchSettings, type SearchSettings } from '../documents/search.ts';
 
 /** A database's settings as stored (API.md §6). */
 export interface Settings {
@@ -15,6 +16,8 @@ export interface Settings {
   rules?: string;
   /** API.md §2.1 sign-up control; absent in settings stored before it: read it with `authSettings`. */
   auth?: Partial<AuthSettings>;
+  /** API.md §1.1 full-text search: collection → the field paths `search=` looks in (documents/search.ts); absent: none. */
+  search?: SearchSettings;
 }
 
 /** API.md §2.1: who may create an account, and whether a password account must verify its e-mail first. */
@@ -50,7 +53,7 @@ export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth
 /** Validates a merged settings object; throws 400 `validation_failed` with every problem. */
 function validate(v: JsonObject): Settings {
   const details: ErrorDetail[] = [];
-  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth']);
+  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth', 'search']);
   for (const k of Object.keys(v)) if (!allowed.has(k)) details.push({ path: `/settings/${k}`, message: 'is not a setting' });
   const redirectUrls = v.redirectUrls ?? [];
   if (!Array.isArray(redirectUrls) || !redirectUrls.every(isHttpUrl))
@@ -73,6 +76,7 @@ function validate(v: JsonObject): Settings {
       }
     }
   }
+  const search = checkSearchSettings(v.search, details);
   const auth = v.auth ?? {};
   if (!isObject(auth)) details.push({ path: '/settings/auth', message: 'must be {allowSignUp, requireEmailVerification}' });
   else {
@@ -87,6 +91,7 @@ function validate(v: JsonObject): Settings {
     siteUrl: siteUrl as string | null,
     oauth: oauth as Settings['oauth'],
     auth: { ...DEFAULT_AUTH, ...(auth as Partial<AuthSettings>) },
+    ...(search ? { search } : {}),
   };
 }
 
@@ -115,6 +120,7 @@ export function publicSettings(s: Settings) {
     siteUrl: s.siteUrl,
     oauth,
     auth: authSettings(s),
+    ...(s.search ? { search: s.search } : {}),
     ...(s.rules === undefined ? {} : { rules: JSON.parse(s.rules) as unknown }),
   };
 }

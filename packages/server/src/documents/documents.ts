@@ -9,6 +9,8 @@ import { AutoIndexer } from './indexes.ts';
 import { CursorCodec } from './cursor.ts';
 import { DocumentRules } from './rule-access.ts';
 import { documentRoutes } from './routes.ts';
+import { SearchBuilder } from './search-builds.ts';
+import type { Jobs } from '../infra/jobs.ts';
 
 /** What the documents feature needs from the app. */
 export interface DocumentsFeatureDeps {
@@ -22,7 +24,12 @@ export interface DocumentsFeatureDeps {
   inTransaction: WriteHook[];
   /** A secret every instance of the deployment shares: it keys the HMAC of list cursors (cursor.ts). */
   cursorSecret: string;
+  /** Runs the poll of search index builds (search-builds.ts). */
+  jobs: Jobs;
 }
+
+/** How often an instance looks for search index builds to run (the instance that queued one starts it at once). */
+const SEARCH_BUILD_POLL_MS = 2000;
 
 /** §1 documents (and §10 rules on them): the service, its automatic indexes and its routes. */
 export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service: DocumentsService } {
@@ -36,8 +43,15 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
   const cursors = new CursorCodec(deps.cursorSecret);
   const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction, cursors });
   const rules = new DocumentRules({ store, clock });
+  const searchBuilder = new SearchBuilder(store, log);
   return {
     service,
     routes: (app) => documentRoutes(app, { documents: service, rules, maxPageSize: limits.pageSize }),
+    start() {
+      // Builds queued by another instance, or left unfinished by a stop, are picked up here.
+      searchBuilder.start();
+      deps.jobs.every('search index builds', SEARCH_BUILD_POLL_MS, () => searchBuilder.runOnce(), { firstAfterMs: 0 });
+    },
+    stop: () => searchBuilder.stop(),
   };
 }

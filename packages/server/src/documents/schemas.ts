@@ -29,7 +29,18 @@ export function listQuerySchema(maxPageSize: number) {
       Type.String({ maxLength: 16384, description: 'The `nextCursor` of the previous page, with the same sortBy, sortOrder, filter and search' }),
     ),
     fields: Type.Optional(Type.String({ maxLength: 4096, description: 'Only these field paths (comma-separated), plus id, createdAt, updatedAt' })),
-    sortBy: Type.String({ default: 'createdAt', maxLength: 256, description: 'createdAt, updatedAt, id or a field path such as author.name' }),
+    sortBy: Type.Optional(
+      Type.String({
+        maxLength: 256,
+        description: 'createdAt (default), updatedAt, id or a field path such as author.name; with search, the default is relevance',
+      }),
+    ),
+    search: Type.Optional(
+      Type.String({
+        maxLength: 1000,
+        description: "Full-text search of the collection's search fields: words ANDed, each by prefix, case-insensitive; empty: ignored",
+      }),
+    ),
     sortOrder: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
     filter: Type.Optional(Type.String({ maxLength: 65536, description: 'URL-encoded JSON, MongoDB-style: {"status":"open","score":{"$gte":10}}' })),
   });

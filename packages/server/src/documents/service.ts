@@ -14,6 +14,7 @@ import { compileFilter, parseField } from './query.ts';
 import { CountCache } from './count-cache.ts';
 import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
 import type { Scope, Scopes } from './rule-access.ts';
+import { indexChanges, searchClause } from './search.ts';
 import type { CursorCodec } from './cursor.ts';
 import { keyColumns, keysetAfter, keyValues, orderClause, sortOf } from './keyset.ts';
 import { parseProjection, project, type Projection } from './projection.ts';
@@ -26,7 +27,8 @@ export interface ListQuery {
   limit: number;
   /** Absent: 0; never with `cursor`. */
   offset?: number;
-  sortBy: string;
+  /** Absent: createdAt, or the rank under `search`. */
+  sortBy?: string;
   sortOrder: 'asc' | 'desc';
   filter?: string;
   /** Full-text words (§1.1); part of what a cursor is bound to. */
@@ -166,6 +168,7 @@ export class DocumentsService {
     return this.store.transaction(
       async (tx) => {
         const { result, changes } = await fn(tx);
+        await indexChanges(tx, this.store.dialect, databaseId, changes);
         const hooks: Array<{ hook: WriteHook; prefetched: unknown }> = [];
         for (const hook of this.deps.inTransaction ?? []) {
           const prefetched = await hook.prefetch(tx, databaseId);
@@ -321,18 +324,23 @@ export class DocumentsService {
   async list(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<string> {
     const { dialect } = this.store;
     const { cursors } = this.deps;
-    const sortField = parseField(q.sortBy, (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
+    const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
     const projection = parseProjection(q.fields);
+    // Full-text search (search.ts): a condition like a filter's, and the order by rank unless sortBy is given.
+    const searched = await searchClause(this.store, dialect, databaseId, collection, q.search);
     if (q.cursor !== undefined && q.offset !== undefined) {
       throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
     }
-    const sort = sortOf(dialect.json, sortField, q.sortOrder === 'desc');
+    const sort =
+      searched && q.sortBy === undefined
+        ? { keys: [searched.rankKey], nullable: [false], desc: false }
+        : sortOf(dialect.json, sortField, q.sortOrder === 'desc');
     // A cursor is bound to everything the order and the set depend on; limit and fields may change between pages.
     const binding = cursors.binding([databaseId, collection, q.sortBy, q.sortOrder, q.filter, q.search || undefined]);
     const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
     const rule = read?.filter === undefined ? undefined : compileFilter(dialect.json, JSON.stringify(read.filter));
     const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
-    const filters = [rule, own].filter((f) => f !== undefined);
+    const filters = [rule, own, searched && { ...searched, paths: [] }].filter((f) => f !== undefined);
     const filter = filters.length
       ? { sql: filters.map((f) => `(${f.sql})`).join(' AND '), params: filters.flatMap((f) => f.params), paths: filters.flatMap((f) => f.paths) }
       : undefined;

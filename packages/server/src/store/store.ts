@@ -161,6 +161,22 @@ export interface Dialect {
   readonly json: JsonSql;
   /** A statement that creates an index on `documents` over the given expressions, unless it exists. */
   createDocumentIndex(name: string, expressions: string[]): string;
+  /** Full-text search (documents/search.ts). */
+  readonly search: SearchSql;
+}
+
+/** How a dialect indexes and matches the words of `document_search` (documents/search.ts). */
+export interface SearchSql {
+  /** Migration 0010: `document_search` (database_id, collection, id, words, length) and its index. */
+  readonly schema: string[];
+  /** An expression over `databases.settings`: its `search` object as JSON text, or NULL. */
+  readonly settings: string;
+  /** A condition on `documents.id`, with the parameters database id, collection, `query(words)`. */
+  readonly matches: string;
+  /** The match parameter: documents holding a word starting with each of `words` (tokens: letters, marks, digits). */
+  query(words: string[]): string;
+  /** The SQL type of an IEEE double. */
+  readonly float: string;
 }
 
 /** A store: one database engine, shared by every feature and every tenant database. */

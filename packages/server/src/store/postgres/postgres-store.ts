@@ -2,6 +2,7 @@ import pg from 'pg';
 import { runAfterCommit, type CommitGroup, type Dialect, type Queryable, type Store, type Transaction } from '../store.ts';
 import { applyMigrations } from '../migrations/apply.ts';
 import { postgresJson } from './json-sql.ts';
+import { postgresSearch } from './search-sql.ts';
 import { PgStatements } from './statements.ts';
 import { storeError } from './errors.ts';
 import { maintenanceConfig, poolConfig } from './pool.ts';
@@ -22,6 +23,7 @@ const dialect: Dialect = {
   // CONCURRENTLY: building an index on a large table must not block writers.
   createDocumentIndex: (name, expressions) =>
     `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
+  search: postgresSearch,
 };
 
 /** Any number that fits in PostgreSQL's advisory lock space, fixed for svc's migrations. */

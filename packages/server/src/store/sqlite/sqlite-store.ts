@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { runAfterCommit, type Dialect, type Param, type Queryable, type Row, type Store, type Transaction } from '../store.ts';
 import { applyMigrations } from '../migrations/apply.ts';
 import { sqliteJson } from './json-sql.ts';
+import { sqliteSearch } from './search-sql.ts';
 import { casefold } from '../../json/casefold.ts';
 import { sqliteError } from './errors.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
@@ -19,6 +20,7 @@ const dialect: Dialect = {
   jsonText: (column) => column,
   json: sqliteJson,
   createDocumentIndex: (name, expressions) => `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
+  search: sqliteSearch,
 };
 
 type Statement = Database.Statement<unknown[], Row>;
