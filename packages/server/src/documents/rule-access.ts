@@ -1,9 +1,9 @@
-import { ApiError } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import { isObject, type JsonObject } from '../json/merge-patch.ts';
-import { compileMatcher, loadRules, resolveRule, ruleFor, type Matcher, type Operation, type Rule, type RuleAccess, type RuleUser } from '../rules/rules.ts';
+import { compileMatcher, loadRules, resolveRule, ruleFor, rulesOfSettings, type Matcher, type Operation, type Rule, type RuleAccess, type RuleUser } from '../rules/rules.ts';
 import type { Store } from '../store/store.ts';
-import { sessionUser } from './rule-user.ts';
+import { settingsAndSessionUser } from './rule-user.ts';
 
 /**
  * What a public-key request may do with documents (API.md §10), decided once per request from
@@ -70,14 +70,17 @@ export class DocumentRules {
    * no live session). The session is looked up only when a rule needs it.
    */
   async scopes(databaseId: string, collection: string, operation: Operation, sessionToken: string | undefined): Promise<Scopes> {
-    const rules = await loadRules(this.deps.store, databaseId);
+    // The rules and the session's user in one query (the user is looked up only when a token was sent).
+    const read = await settingsAndSessionUser(this.deps.store, this.deps.clock, databaseId, sessionToken);
+    if (!read) throw notFound(`Database '${databaseId}' not found`);
+    const rules = rulesOfSettings(read.settings);
     const rule = ruleFor(rules, collection, operation);
     const readRule = operation === 'update' || operation === 'delete' ? ruleFor(rules, collection, 'read') : undefined;
     const anonymous = resolveRule(rule, undefined);
     if (anonymous.kind === 'none') throw refused(collection, operation);
     let user: RuleUser | undefined;
     if (anonymous.kind === 'session' || (readRule !== undefined && needsUser(readRule))) {
-      user = await sessionUser(this.deps.store, this.deps.clock, databaseId, sessionToken);
+      user = read.user;
       if (!user) throw noSession();
     }
     return {

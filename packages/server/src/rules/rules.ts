@@ -21,8 +21,25 @@ export { validateRules } from './validate.ts';
 export async function loadRules(store: Store, databaseId: string, q: Queryable = store): Promise<Rules | undefined> {
   const row = await q.get<{ settings: string }>(`SELECT ${store.dialect.jsonText('settings')} AS settings FROM databases WHERE id = ?`, [databaseId]);
   if (!row) throw notFound(`Database '${databaseId}' not found`);
-  const { rules } = JSON.parse(row.settings) as Settings;
-  return rules === undefined ? undefined : (JSON.parse(rules) as Rules);
+  return rulesOfSettings(row.settings);
+}
+
+/** Settings texts whose rules were parsed last (MAX_PARSED): rules are read on every public-key request. */
+const parsed = new Map<string, Rules | undefined>();
+const MAX_PARSED = 1000;
+
+/**
+ * The rules in a database's settings, as stored (JSON text of the `settings` column). Parsed once
+ * per distinct text: the text is the key, so a changed setting is a new entry, never a stale one.
+ * The result is shared between requests and must not be changed (resolveRule builds new objects).
+ */
+export function rulesOfSettings(settingsText: string): Rules | undefined {
+  if (parsed.has(settingsText)) return parsed.get(settingsText);
+  const { rules } = JSON.parse(settingsText) as Settings;
+  const value = rules === undefined ? undefined : (JSON.parse(rules) as Rules);
+  if (parsed.size >= MAX_PARSED) parsed.clear();
+  parsed.set(settingsText, value);
+  return value;
 }
 
 /** The rules GET /rules shows: as last written, or DEFAULT_RULES when none were ever set. */
