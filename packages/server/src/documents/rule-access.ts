@@ -1,7 +1,18 @@
 import { ApiError, notFound } from '../errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import { isObject, type JsonObject } from '../json/merge-patch.ts';
-import { compileMatcher, loadRules, resolveRule, ruleFor, rulesOfSettings, type Matcher, type Operation, type Rule, type RuleAccess, type RuleUser } from '../rules/rules.ts';
+import {
+  compileMatcher,
+  loadRules,
+  resolveRule,
+  ruleFor,
+  rulesOfSettings,
+  type Matcher,
+  type Operation,
+  type Rule,
+  type RuleAccess,
+  type RuleUser,
+} from '../rules/rules.ts';
 import type { Store } from '../store/store.ts';
 import { settingsAndSessionUser } from './rule-user.ts';
 
