@@ -1,11 +1,16 @@
 import { isObject } from '../json/merge-patch.ts';
 import { parseFieldPath } from '../documents/names.ts';
+import { SCALAR_ONLY } from '../documents/query.ts';
 
 /**
  * `{"$auth": …}` operands of a rule's filter (API.md §10), found where the §1 compiler takes an
  * operand: an implicit equality's value, the operand of `$eq $ne $gt $gte $lt $lte`, and an item
- * of a `$in`/`$nin` list. Anywhere else such an object is left in place, and the compiler refuses
- * it as it refuses any object operand.
+ * of a `$in`/`$nin`/`$all` list. Anywhere else such an object is left in place, and the compiler
+ * refuses it as it refuses any object operand.
+ *
+ * A comparison with a `$auth` operand matches only a scalar equal to it, never an array holding it
+ * (§10), so its value is put in a SCALAR_ONLY wrapper, which the compiler and the matcher compare
+ * with the field's value itself. In `$all`, the way to write membership, it stays a plain value.
  */
 
 /** A scalar operand of the §1 language. */
@@ -20,6 +25,10 @@ export type Substitute = (authField: unknown) => Scalar | typeof NEVER;
  * `(1 = 0)` (documents/query.ts), and the matcher agrees.
  */
 const neverTrue = () => ({ $in: [] });
+
+/** Operators whose `$auth` operand compares with the field's value itself (any other gets the plain value, for the compiler to judge). */
+const COMPARISONS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$prefix', '$icontains']);
+const itself = (v: Scalar) => ({ [SCALAR_ONLY]: v });
 
 /** Whether `v` is a `$auth` operand: an object whose only key is `$auth`. */
 export function isAuthOperand(v: unknown): v is { $auth: unknown } {
@@ -58,27 +67,27 @@ export function replaceAuthOperands(filter: unknown, substitute: Substitute): un
   const field = (value: unknown): unknown => {
     if (isAuthOperand(value)) {
       const v = substitute(value.$auth);
-      return v === NEVER ? neverTrue() : v;
+      return v === NEVER ? neverTrue() : itself(v);
     }
     // The compiler's own test for an operator object (documents/query.ts).
     if (!isObject(value) || !Object.keys(value).some((k) => k.startsWith('$'))) return value;
     const operators: Array<[string, unknown]> = [];
     for (const [op, operand] of Object.entries(value)) {
-      if ((op === '$in' || op === '$nin') && Array.isArray(operand)) {
+      if ((op === '$in' || op === '$nin' || op === '$all') && Array.isArray(operand)) {
         const list: unknown[] = [];
         for (const item of operand) {
           if (!isAuthOperand(item)) list.push(item);
           else {
             const v = substitute(item.$auth);
-            if (v !== NEVER) list.push(v);
-            else if (op === '$nin') return neverTrue();
+            if (v !== NEVER) list.push(op === '$all' ? v : itself(v));
+            else if (op !== '$in') return neverTrue();
           }
         }
         operators.push([op, list]);
       } else if (isAuthOperand(operand)) {
         const v = substitute(operand.$auth);
         if (v === NEVER) return neverTrue();
-        operators.push([op, v]);
+        operators.push([op, COMPARISONS.has(op) ? itself(v) : v]);
       } else {
         operators.push([op, operand]);
       }

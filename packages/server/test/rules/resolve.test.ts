@@ -4,6 +4,10 @@ import { DEFAULT_RULES, resolveRule, ruleFor } from '../../src/rules/resolve.ts'
 import { compileMatcher } from '../../src/rules/matcher.ts';
 import { checkFilter, validateRules } from '../../src/rules/validate.ts';
 import type { Rule, RuleUser, Rules } from '../../src/rules/types.ts';
+import { SCALAR_ONLY } from '../../src/documents/query.ts';
+
+/** A resolved `$auth` value: compared with the field's value itself, never an array's elements (§10). */
+const S = (v: unknown) => ({ [SCALAR_ONLY]: v });
 
 const VERIFIED: RuleUser = { id: 'u1', email: 'ann@example.com', emailVerified: true, appMetadata: { team: { id: 't1' }, level: 3, tags: ['a'], none: null } };
 const UNVERIFIED: RuleUser = { id: 'u2', email: 'bob@example.com', emailVerified: false };
@@ -42,17 +46,35 @@ const resolved = (rule: Rule, user: RuleUser) => {
 const NEVER = { $in: [] };
 
 test("$auth operands become the user's values", () => {
-  assert.deepEqual(resolved({ owner: { $auth: 'id' } }, VERIFIED), { owner: 'u1' });
-  assert.deepEqual(resolved({ email: { $eq: { $auth: 'email' } } }, VERIFIED), { email: { $eq: 'ann@example.com' } });
-  assert.deepEqual(resolved({ v: { $ne: { $auth: 'emailVerified' } } }, UNVERIFIED), { v: { $ne: false } });
+  assert.deepEqual(resolved({ owner: { $auth: 'id' } }, VERIFIED), { owner: S('u1') });
+  assert.deepEqual(resolved({ email: { $eq: { $auth: 'email' } } }, VERIFIED), { email: { $eq: S('ann@example.com') } });
+  assert.deepEqual(resolved({ v: { $ne: { $auth: 'emailVerified' } } }, UNVERIFIED), { v: { $ne: S(false) } });
   assert.deepEqual(resolved({ team: { $auth: 'appMetadata.team.id' }, level: { $lte: { $auth: 'appMetadata.level' } } }, VERIFIED), {
-    team: 't1',
-    level: { $lte: 3 },
+    team: S('t1'),
+    level: { $lte: S(3) },
   });
   assert.deepEqual(
     resolved({ $or: [{ public: true }, { members: { $in: [{ $auth: 'id' }, 'everyone'] } }], status: { $nin: ['x', { $auth: 'id' }] } }, VERIFIED),
-    { $or: [{ public: true }, { members: { $in: ['u1', 'everyone'] } }], status: { $nin: ['x', 'u1'] } },
+    { $or: [{ public: true }, { members: { $in: [S('u1'), 'everyone'] } }], status: { $nin: ['x', S('u1')] } },
   );
+  // $all is how a rule writes membership: a plain value, matched against an array's elements
+  assert.deepEqual(resolved({ members: { $all: [{ $auth: 'id' }] } }, VERIFIED), { members: { $all: ['u1'] } });
+  assert.deepEqual(resolved({ members: { $all: [{ $auth: 'email' }] } }, UNVERIFIED), { members: NEVER });
+});
+
+test('a $auth comparison matches only a scalar; $all matches an array holding the value', () => {
+  const owner = compileMatcher(resolved({ owner: { $auth: 'id' } }, VERIFIED));
+  const members = compileMatcher(resolved({ members: { $all: [{ $auth: 'id' }] } }, VERIFIED));
+  const notOwner = compileMatcher(resolved({ owner: { $ne: { $auth: 'id' } } }, VERIFIED));
+  const listed = compileMatcher(resolved({ owner: { $in: [{ $auth: 'id' }, 'x'] } }, VERIFIED));
+  assert.equal(owner({ id: 'd', owner: 'u1' }), true);
+  assert.equal(owner({ id: 'd', owner: ['u1'] }), false);
+  assert.equal(notOwner({ id: 'd', owner: ['u1'] }), true);
+  assert.equal(listed({ id: 'd', owner: ['u1'] }), false);
+  assert.equal(listed({ id: 'd', owner: ['x'] }), true, 'a plain item of the list keeps array semantics');
+  assert.equal(members({ id: 'd', members: ['u0', 'u1'] }), true);
+  assert.equal(members({ id: 'd', members: 'u1' }), true);
+  assert.equal(members({ id: 'd', members: ['u2'] }), false);
 });
 
 test('a missing or null $auth value makes each comparison using it false, $ne and $nin included', () => {
@@ -88,7 +110,7 @@ test('fields named like prototype members stay fields through resolution', () =>
   const filter = resolved(rule, VERIFIED);
   assert.deepEqual(Object.keys(filter), ['__proto__', 'constructor']);
   assert.equal(Object.getPrototypeOf(filter), Object.prototype);
-  assert.equal(JSON.stringify(filter), '{"__proto__":"u1","constructor":{"$ne":"u1"}}');
+  assert.equal(JSON.stringify(filter), JSON.stringify(JSON.parse(`{"__proto__":{"${SCALAR_ONLY}":"u1"},"constructor":{"$ne":{"${SCALAR_ONLY}":"u1"}}}`)));
   const m = compileMatcher(filter);
   assert.equal(m(JSON.parse('{"id": "d", "__proto__": "u1", "constructor": "x"}')), true);
   assert.equal(m({ id: 'd', constructor: 'x' }), false, 'a missing __proto__ field does not match');
