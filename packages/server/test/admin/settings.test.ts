@@ -9,6 +9,8 @@ type Settings = { redirectUrls: string[]; siteUrl: string | null; oauth: Record<
 
 const GOOGLE_SECRET = 'google-client-secret-value-123';
 const GITHUB_SECRET = 'github-client-secret-value-456';
+/** settings.auth as every read shows it until set (API.md §2.1). */
+const AUTH_DEFAULTS = { allowSignUp: true, requireEmailVerification: false };
 
 forEachStore('database settings', (kind) => {
   const t = useServer(kind);
@@ -32,7 +34,7 @@ forEachStore('database settings', (kind) => {
   };
 
   test('a new database has empty settings', async () => {
-    assert.deepEqual(await read(), { redirectUrls: [], siteUrl: null, oauth: {} });
+    assert.deepEqual(await read(), { redirectUrls: [], siteUrl: null, oauth: {}, auth: AUTH_DEFAULTS });
   });
 
   test('PATCH sets redirectUrls, siteUrl and OAuth clients; the answer and every read hide the secret', async () => {
@@ -47,6 +49,7 @@ forEachStore('database settings', (kind) => {
       redirectUrls: ['https://app.example.com/auth', 'http://localhost:3000/'],
       siteUrl: 'https://app.example.com',
       oauth: { google: { clientId: 'g-id', clientSecretSet: true } },
+      auth: AUTH_DEFAULTS,
     };
     assert.deepEqual((r.json as { database: { settings: Settings } }).database.settings, expected);
     assert.deepEqual(await read(), expected);
@@ -71,6 +74,7 @@ forEachStore('database settings', (kind) => {
       redirectUrls: ['https://only.example.com'],
       siteUrl: null,
       oauth: { google: { clientId: 'g-id-2', clientSecretSet: true }, github: { clientId: 'gh-id', clientSecretSet: false } },
+      auth: AUTH_DEFAULTS,
     });
     const renamed = await op.patch<{ database: { settings: Settings } }>(path(), { name: 'renamed' });
     assert.deepEqual(renamed.database.settings, s, 'a rename keeps the settings');
