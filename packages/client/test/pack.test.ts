@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { fixture, type Fixture } from './helpers.ts';
+import { sectionBlocks } from './readme-snippets.ts';
 
 const run = promisify(execFile);
 const PACKAGE = fileURLToPath(new URL('../', import.meta.url));
@@ -69,39 +70,22 @@ test('the tarball holds the build, its types, the sources of its maps and the RE
   assert.ok(!('dependencies' in manifest), 'no dependencies: nothing else to install');
 });
 
-test('from Node: the installed package imports by name, type-checks, and talks to a real server', async () => {
-  writeFileSync(
-    join(project, 'app.ts'),
-    `import { createClient, SvcError, type Doc } from '@svc/client';
-interface Note { text: string }
-const svc = createClient({ url: process.env.SVC_URL!, key: process.env.SVC_KEY! });
-const notes = svc.collection<Note>('notes');
-const created: Doc<Note> = await notes.create({ id: 'n1', text: 'hello from an installed SDK' });
-const page = await notes.list({ limit: 10 });
-let code = '';
-try { await notes.get('missing'); } catch (e) { if (e instanceof SvcError) code = e.code; }
-console.log(JSON.stringify({ id: created.id, text: created.text, total: page.total, code }));
-`,
-  );
+test("from Node: the README's ten-line example, pasted into the project, type-checks against the installed package and runs", async () => {
+  const example = sectionBlocks('Install').find((b) => b.lang === 'ts');
+  assert.ok(example && example.code.split('\n').filter(Boolean).length <= 10, 'the README starts with a ten-line example');
+  writeFileSync(join(project, 'app.ts'), example.code);
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2022', 'DOM'], types: [], noEmit: true },
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2022', 'DOM'], types: [], outDir: 'out' },
     }),
   );
-  // The published types resolve (strict, NodeNext); `process` is declared here as @types/node isn't installed.
+  // `process` is declared here, as @types/node isn't installed in this bare project.
   writeFileSync(join(project, 'env.d.ts'), 'declare const process: { env: Record<string, string | undefined> };\n');
+  // The published types resolve (strict, NodeNext) and tsc compiles the example as a user's build would.
   await run(process.execPath, [TSC, '-p', project], { cwd: project });
-  // Node runs the same code as plain JavaScript (types stripped by hand: a user's build would).
-  const js = readFileSync(join(project, 'app.ts'), 'utf8')
-    .replace(', type Doc', '')
-    .replace('interface Note { text: string }\n', '')
-    .replace('<Note>', '')
-    .replace(': Doc<Note>', '')
-    .replaceAll('!', '');
-  writeFileSync(join(project, 'app.mjs'), js);
-  const { stdout } = await run(process.execPath, ['app.mjs'], { cwd: project, env: { ...process.env, SVC_URL: f.server.url, SVC_KEY: f.secretKey } });
-  assert.deepEqual(JSON.parse(stdout), { id: 'n1', text: 'hello from an installed SDK', total: 1, code: 'not_found' });
+  const { stdout } = await run(process.execPath, ['out/app.js'], { cwd: project, env: { ...process.env, SVC_URL: f.server.url, SVC_KEY: f.secretKey } });
+  assert.deepEqual(stdout.trim().split('\n'), ["1 [ 'Buy milk' ]", 'not_found']);
   // It is the installed copy, not the workspace's: resolution from the project lands in its node_modules.
   const { stdout: where } = await run(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('@svc/client'))"], { cwd: project });
   assert.ok(where.trim().startsWith(`file://${project}/node_modules/@svc/client/dist/index.js`), where);
