@@ -2,57 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
-import { errorResponses, NoContent } from '../http/error-schema.ts';
-import { getDatabase } from '../databases/databases.ts';
-import { deleteUser, getUser, listUsers, signOutUser } from './users.ts';
-import { IdParams } from './schemas.ts';
+import { errorResponses } from '../http/error-schema.ts';
+import { systemClock } from '../infra/clock.ts';
+import { UserSchema } from '../auth/schemas.ts';
+import { UserAdmin } from '../auth/user-admin.ts';
+import { signOutUser, userActivity } from './users.ts';
 
-const UserSchema = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  name: Type.Union([Type.String(), Type.Null()]),
-  avatar: Type.Union([Type.String(), Type.Null()]),
-  emailVerified: Type.Boolean(),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
 const UserParams = Type.Object({ id: Type.String(), userId: Type.String() });
-const ListQuery = Type.Object(
-  {
-    search: Type.Optional(Type.String({ maxLength: 320 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-  },
-  { additionalProperties: false },
-);
 
-/** End-user management for the dashboard's Users page (operator only). */
+/**
+ * The dashboard's extras on one end user (operator only). Listing, changing and deleting users go
+ * through §2.1's /auth/users routes, with the operator token and X-Database-Id.
+ */
 export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): void {
   // Request types come from the route schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = deps;
+  const users = new UserAdmin({ store, clock: systemClock });
   const tags = ['admin'];
   const config = { access: 'operator' as const };
   const errors = errorResponses(400, 401, 403, 404);
-
-  api.get(
-    '/v1/admin/databases/:id/users',
-    {
-      config,
-      schema: {
-        tags,
-        summary: "List a database's end users, newest first; `search` matches part of the e-mail",
-        params: IdParams,
-        querystring: ListQuery,
-        response: { 200: Type.Object({ users: Type.Array(UserSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), ...errors },
-      },
-    },
-    async (request) => {
-      await getDatabase(store, request.params.id);
-      const { search, limit = 20, offset = 0 } = request.query;
-      return listUsers(store, request.params.id, { search, limit, offset });
-    },
-  );
 
   api.get(
     '/v1/admin/databases/:id/users/:userId',
@@ -65,18 +34,10 @@ export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): v
         response: { 200: Type.Object({ user: UserSchema, activeSessions: Type.Integer(), providers: Type.Array(Type.String()) }), ...errors },
       },
     },
-    async (request) => getUser(store, request.params.id, request.params.userId),
-  );
-
-  api.delete(
-    '/v1/admin/databases/:id/users/:userId',
-    {
-      config: { ...config, invalidates: true },
-      schema: { tags, summary: 'Delete an end user, its sessions and identities', params: UserParams, response: { 204: NoContent, ...errors } },
-    },
-    async (request, reply) => {
-      await deleteUser(store, request.params.id, request.params.userId);
-      return reply.code(204).send();
+    async (request) => {
+      const { id, userId } = request.params;
+      const user = await users.get(id, userId);
+      return { user, ...(await userActivity(store, id, userId)) };
     },
   );
 
@@ -91,6 +52,10 @@ export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): v
         response: { 200: Type.Object({ endedSessions: Type.Integer() }), ...errors },
       },
     },
-    async (request) => ({ endedSessions: await signOutUser(store, request.params.id, request.params.userId) }),
+    async (request) => {
+      const { id, userId } = request.params;
+      await users.get(id, userId); // 404 for a user of another database
+      return { endedSessions: await signOutUser(store, id, userId) };
+    },
   );
 }

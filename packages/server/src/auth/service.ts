@@ -1,4 +1,3 @@
-import { deleteUser } from '../admin/users.ts';
 import { getSettings } from '../databases/databases.ts';
 import { authSettings } from '../databases/settings.ts';
 import { ApiError } from '../errors.ts';
@@ -8,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import { signUpDisabled, type EmailLinks } from './email-links.ts';
 import type { Current, Session, Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
+import { removeUser } from './user-admin.ts';
 import { checkAvatar, checkPassword, insertUser, isDisabled, toUser, userByEmail, validEmail, type User } from './users.ts';
 
 /** A user and a new session: the answer of every sign-in. */
@@ -126,6 +126,6 @@ export class AuthService {
     if (hash && (password === undefined || !(await verifyPassword(hash, password)))) {
       throw new ApiError('invalid_current_password', password === undefined ? 'This account has a password: send it as password' : 'The password is wrong');
     }
-    await deleteUser(this.d.store, databaseId, current.user.id);
+    await this.d.store.transaction((tx) => removeUser(tx, databaseId, current.user.id));
   }
 }

@@ -2,7 +2,17 @@ import { request, type Response } from './server.ts';
 
 /** A user and session as the §2 routes answer them. */
 export interface SignedIn {
-  user: { id: string; email: string; name: string | null; avatar: string | null; emailVerified: boolean; createdAt: string; updatedAt: string };
+  user: {
+    id: string;
+    email: string;
+    name: string | null;
+    avatar: string | null;
+    emailVerified: boolean;
+    appMetadata: Record<string, unknown>;
+    disabled: boolean;
+    createdAt: string;
+    updatedAt: string;
+  };
   session: { token: string; expiresAt: string };
 }
 

@@ -95,7 +95,7 @@ forEachStore('credential caches', (kind) => {
       assertError(await me(d.session.token), 401, 'invalid_session', `round ${i}: the operator signed the user out`);
 
       const e = await signedIn(email);
-      await op.delete(`${users}/${user.user.id}`);
+      await as(key).delete(`/auth/users/${user.user.id}`);
       assertError(await me(e.session.token), 401, 'invalid_session', `round ${i}: the user was deleted`);
     }
   });

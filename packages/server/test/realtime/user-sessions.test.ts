@@ -87,13 +87,13 @@ forEachStore('realtime sockets of user sessions', (kind) => {
     }
   });
 
-  test('an operator signing the user out everywhere, or deleting the user, closes their sockets', async () => {
+  test('an operator signing the user out everywhere, or the app deleting the user, closes their sockets', async () => {
     const signedOut = await newUser(t.server, t.db.publicKey, 'everywhere@example.com', PASSWORD);
     const deleted = await newUser(t.server, t.db.publicKey, 'deleted@example.com', PASSWORD);
     const bystander = await newUser(t.server, t.db.publicKey, 'bystander@example.com', PASSWORD);
     const [a, b, c] = [await socketOf(signedOut.session.token), await socketOf(deleted.session.token), await socketOf(bystander.session.token)];
     await op.post(`/admin/databases/${t.db.databaseId}/users/${signedOut.user.id}/sign-out`, undefined, 200);
-    await op.delete(`/admin/databases/${t.db.databaseId}/users/${deleted.user.id}`, 204);
+    await apiClient(() => t.server, t.db.secretKey).delete(`/auth/users/${deleted.user.id}`, 204);
     assert.equal(await closeCode(a.socket.closed), 4401);
     assert.equal(await closeCode(b.socket.closed), 4401);
     await stillStreams(c.socket);
