@@ -6,7 +6,7 @@ import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 import { ApiError } from './errors.ts';
 import { createOperator } from './admin/operators.ts';
-import { createDatabase, getDatabase, listDatabases } from './databases/databases.ts';
+import { createDatabase, getDatabase, listDatabases, updateDatabase } from './databases/databases.ts';
 import { createKey, listKeys, parseKind, revokeKey } from './keys/keys.ts';
 import { barrierOnce } from './infra/invalidation/invalidation.ts';
 import { readRules, saveRules } from './rules/rules.ts';
@@ -148,6 +148,39 @@ rules
       // Paths in errors start at the file's root ('/todos/read'), as the file holds the rules object itself.
       const saved = await saveRules(store, o.database, parseJsonBody(text, loadConfig().limits.jsonDepth), '');
       print({ rules: saved }, () => `Stored the rules of database ${o.database}; they apply at once.`);
+    }),
+  );
+
+const search = program.command('search').description("full-text search fields of a database's collections (API.md §1.1, settings.search)");
+search
+  .command('get')
+  .description('print the search fields: of every collection, or of one')
+  .requiredOption('--database <id>')
+  .option('--collection <name>')
+  .action((o: { database: string; collection?: string }) =>
+    withStore(async (store) => {
+      const all = (await getDatabase(store, o.database)).settings.search ?? {};
+      const shown = o.collection === undefined ? all : { [o.collection]: all[o.collection] ?? null };
+      print({ search: shown }, () => JSON.stringify(shown, null, 2));
+    }),
+  );
+search
+  .command('set')
+  .description('set the fields search= looks in for one collection (a running server indexes its documents in the background)')
+  .requiredOption('--database <id>')
+  .requiredOption('--collection <name>')
+  .option('--fields <paths>', 'comma-separated field paths, e.g. title,body,author.name')
+  .option('--remove', "remove the collection's search fields (and its index)")
+  .action((o: { database: string; collection: string; fields?: string; remove?: boolean }) =>
+    withStore(async (store) => {
+      if ((o.fields === undefined) === (o.remove === undefined)) throw new Error('give either --fields a,b or --remove');
+      const fields = o.remove ? null : (o.fields ?? '').split(',').map((f) => f.trim());
+      const db = await updateDatabase(store, o.database, { settings: { search: { [o.collection]: fields } } });
+      print({ search: db.settings.search ?? {} }, () =>
+        fields
+          ? `Collection ${o.collection} of database ${o.database} is searched in ${fields.join(', ')}; a running server indexes its documents now.`
+          : `Collection ${o.collection} of database ${o.database} has no search fields any more.`,
+      );
     }),
   );
 
