@@ -494,6 +494,38 @@ test('settings: redirect URLs, site URL, OAuth client ids; client secrets are wr
   });
 });
 
+test('settings: the OpenID Connect provider (issuer, client id, name); its client secret is write-only', { skip: !run }, async () => {
+  const oidc = () => page.locator('section.card', { has: page.locator('input[name=oidcIssuer]') });
+  await oidc().getByText('/v1/auth/oauth/oidc/callback').waitFor();
+  await page.locator('input[name=oidcIssuer]').fill('https://sso.example.com/realms/acme');
+  await page.locator('input[name=oidcClientId]').fill('svc-dashboard');
+  const clientSecret = 'oidc-dashboard-test-secret-5678';
+  await page.locator('input[name=oidcClientSecret]').fill(clientSecret);
+  await page.locator('input[name=oidcName]').fill('Acme SSO');
+  await button('Save settings').click();
+  await page.getByText('Settings saved.').waitFor();
+  secrets.push({ what: 'the OpenID Connect client secret', value: clientSecret });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Acme SSO sign-in' }).waitFor();
+  assert.equal(await page.locator('input[name=oidcIssuer]').inputValue(), 'https://sso.example.com/realms/acme');
+  assert.equal(await page.locator('input[name=oidcClientId]').inputValue(), 'svc-dashboard');
+  assert.equal(await page.locator('input[name=oidcClientSecret]').inputValue(), '');
+  assert.match((await page.locator('input[name=oidcClientSecret]').getAttribute('placeholder')) ?? '', /leave empty to keep/);
+  await assertNoSecretShown('settings after saving the OpenID Connect provider');
+  const op = (await page.evaluate(() => sessionStorage.getItem('svc.operatorToken')))!;
+  const read = async () =>
+    ((await request(server, 'GET', `/admin/databases/${dbId}`, { key: op })).json as { database: { settings: { oauth: Record<string, unknown> } } }).database
+      .settings.oauth;
+  const saved = await read();
+  assert.deepEqual(saved.oidc, { issuer: 'https://sso.example.com/realms/acme', clientId: 'svc-dashboard', clientSecretSet: true, name: 'Acme SSO' });
+  assert.deepEqual(saved.google, { clientId: 'google-client-id.apps', clientSecretSet: true }, 'the other providers are kept');
+
+  await oidc().getByRole('button', { name: 'Remove the saved secret' }).click();
+  await page.getByText('Client secret removed.').waitFor();
+  assert.deepEqual((await read()).oidc, { issuer: 'https://sso.example.com/realms/acme', clientId: 'svc-dashboard', clientSecretSet: false, name: 'Acme SSO' });
+  assert.equal(((await read()).google as { clientSecretSet: boolean }).clientSecretSet, true, "only the OpenID Connect provider's secret");
+});
+
 test('live: events of the chosen collections arrive as they happen', { skip: !run }, async () => {
   await page.getByRole('link', { name: 'Live' }).click();
   await page.getByLabel('posts').check();

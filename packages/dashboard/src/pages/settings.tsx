@@ -8,14 +8,17 @@ const PROVIDERS = [
   ['github', 'GitHub'],
 ] as const satisfies ReadonlyArray<readonly [keyof DatabaseSettings['oauth'], string]>;
 type Provider = (typeof PROVIDERS)[number][0];
+/** Google, GitHub, and the one OpenID Connect provider (`oidc`: issuer, client id and secret, display name). */
+type AnyProvider = Provider | 'oidc';
 
-/** Redirect URLs, site URL and OAuth clients; client secrets are write-only. */
+/** Redirect URLs, site URL and OAuth clients (Google, GitHub, OpenID Connect); client secrets are write-only. */
 export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => void }) {
   const s = db.settings;
   const [redirectUrls, setRedirectUrls] = useState(s.redirectUrls.join('\n'));
   const [siteUrl, setSiteUrl] = useState(s.siteUrl ?? '');
   const [ids, setIds] = useState<Record<Provider, string>>({ google: s.oauth.google?.clientId ?? '', github: s.oauth.github?.clientId ?? '' });
-  const [secrets, setSecrets] = useState<Record<Provider, string>>({ google: '', github: '' });
+  const [secrets, setSecrets] = useState<Record<AnyProvider, string>>({ google: '', github: '', oidc: '' });
+  const [oidc, setOidc] = useState({ issuer: s.oauth.oidc?.issuer ?? '', clientId: s.oauth.oidc?.clientId ?? '', name: s.oauth.oidc?.name ?? '' });
   const act = useAction();
   const toast = useToast();
   // Providers call back PUBLIC_URL, which behind a proxy may differ from this page's address.
@@ -26,7 +29,7 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
       () => undefined,
     );
   }, []);
-  const callback = (p: Provider) => `${publicUrl}/v1/auth/oauth/${p}/callback`;
+  const callback = (p: AnyProvider) => `${publicUrl}/v1/auth/oauth/${p}/callback`;
 
   const save = (e: Event) => {
     e.preventDefault();
@@ -37,14 +40,19 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
         // An empty secret field keeps the saved secret: secrets are never sent back to show.
         if (secrets[p]) oauth[p].clientSecret = secrets[p];
       }
+      // The OpenID Connect provider only once something of it is filled in (or was saved before).
+      if (s.oauth.oidc || secrets.oidc || Object.values(oidc).some((v) => v.trim())) {
+        oauth.oidc = { issuer: oidc.issuer.trim() || null, clientId: oidc.clientId.trim() || null, name: oidc.name.trim() || null };
+        if (secrets.oidc) oauth.oidc.clientSecret = secrets.oidc;
+      }
       const settings = { redirectUrls: redirectUrls.split(/\s+/).filter(Boolean), siteUrl: siteUrl.trim() || null, oauth };
       await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings } satisfies DatabasePatch });
-      setSecrets({ google: '', github: '' });
+      setSecrets({ google: '', github: '', oidc: '' });
       toast.toast('Settings saved.');
       onSaved();
     });
   };
-  const clearSecret = (p: Provider) =>
+  const clearSecret = (p: AnyProvider) =>
     act.run(async () => {
       await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, {
         body: { settings: { oauth: { [p]: { clientSecret: null } } } } satisfies DatabasePatch,
@@ -52,6 +60,31 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
       toast.toast('Client secret removed.');
       onSaved();
     });
+
+  /** A write-only client secret: a badge says whether one is saved; an empty field keeps it. */
+  const secretField = (p: AnyProvider) => {
+    const set = s.oauth[p]?.clientSecretSet ?? false;
+    return (
+      <>
+        <label>
+          Client secret {set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>}
+          <input
+            type="password"
+            name={`${p}ClientSecret`}
+            value={secrets[p]}
+            autoComplete="new-password"
+            placeholder={set ? 'Saved: leave empty to keep it, type to replace it' : 'Paste the client secret'}
+            onInput={(e) => setSecrets({ ...secrets, [p]: e.currentTarget.value })}
+          />
+        </label>
+        {set && (
+          <button type="button" class="small" onClick={() => clearSecret(p)} disabled={act.busy}>
+            Remove the saved secret
+          </button>
+        )}
+      </>
+    );
+  };
 
   return (
     <form class="page settings" onSubmit={save}>
@@ -81,7 +114,6 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
         </label>
       </section>
       {PROVIDERS.map(([p, label]) => {
-        const set = s.oauth[p]?.clientSecretSet ?? false;
         return (
           <section class="card" key={p}>
             <h2>{label} sign-in</h2>
@@ -92,25 +124,43 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
               Client id
               <input name={`${p}ClientId`} value={ids[p]} onInput={(e) => setIds({ ...ids, [p]: e.currentTarget.value })} autoComplete="off" />
             </label>
-            <label>
-              Client secret {set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>}
-              <input
-                type="password"
-                name={`${p}ClientSecret`}
-                value={secrets[p]}
-                autoComplete="new-password"
-                placeholder={set ? 'Saved: leave empty to keep it, type to replace it' : 'Paste the client secret'}
-                onInput={(e) => setSecrets({ ...secrets, [p]: e.currentTarget.value })}
-              />
-            </label>
-            {set && (
-              <button type="button" class="small" onClick={() => clearSecret(p)} disabled={act.busy}>
-                Remove the saved secret
-              </button>
-            )}
+            {secretField(p)}
           </section>
         );
       })}
+      <section class="card">
+        <h2>{oidc.name.trim() || 'OpenID Connect'} sign-in</h2>
+        <p class="muted small">
+          Any OpenID Connect provider (Keycloak, Auth0, Entra ID, …): its issuer URL serves <code>/.well-known/openid-configuration</code>. Register this
+          callback URL with it: <code class="break">{callback('oidc')}</code>
+        </p>
+        <label>
+          Issuer URL
+          <input
+            type="url"
+            name="oidcIssuer"
+            value={oidc.issuer}
+            onInput={(e) => setOidc({ ...oidc, issuer: e.currentTarget.value })}
+            placeholder="https://sso.example.com/realms/myrealm"
+            autoComplete="off"
+          />
+        </label>
+        <label>
+          Client id
+          <input name="oidcClientId" value={oidc.clientId} onInput={(e) => setOidc({ ...oidc, clientId: e.currentTarget.value })} autoComplete="off" />
+        </label>
+        {secretField('oidc')}
+        <label>
+          Name <span class="muted">(what your sign-in button calls it)</span>
+          <input
+            name="oidcName"
+            value={oidc.name}
+            onInput={(e) => setOidc({ ...oidc, name: e.currentTarget.value })}
+            placeholder="Company SSO"
+            autoComplete="off"
+          />
+        </label>
+      </section>
       {toast.view}
     </form>
   );
