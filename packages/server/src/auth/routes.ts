@@ -100,8 +100,14 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       },
     },
     async (request, reply) => {
+      const databaseId = databaseOf(request);
       const { email, password, name, redirectUrl } = request.body;
-      return reply.code(201).send(await auth.signUp(databaseOf(request), email, password, name ?? undefined, redirectUrl));
+      const { signedUp, verification } = await auth.signUp(databaseId, email, password, name ?? undefined, redirectUrl);
+      // The link a sign-up mails counts in the per-e-mail limit too (deleting and signing up again
+      // must not mail an address without end).
+      const to = signedUp.user.email;
+      if (verification && (await withinMailLimit(limiter, 'verify-email', databaseId, to))) links.requestVerification(databaseId, to, verification);
+      return reply.code(201).send(signedUp);
     },
   );
 

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
 import type { Store } from '../store/store.ts';
-import { signUpDisabled, type EmailLinks } from './email-links.ts';
+import { signUpDisabled, type EmailLinks, type LinkTarget } from './email-links.ts';
 import type { Current, Session, Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
 import { removeUser } from './user-admin.ts';
@@ -20,6 +20,12 @@ export interface SignedIn {
 export interface SignedUp {
   user: User;
   session: Session | null;
+}
+
+/** A sign-up, and where its verification link goes when the database requires one (the route mails it). */
+export interface SignUpOutcome {
+  signedUp: SignedUp;
+  verification?: LinkTarget;
 }
 
 /** A profile change: only these fields (API.md §2); null clears one. */
@@ -38,10 +44,11 @@ export class AuthService {
   /**
    * 201: a new account with a password, signed in. 403 `signup_disabled` first when the database
    * turned sign-up off; 400 `weak_password`, 409 `conflict`. When the database requires verified
-   * e-mails (§2.1) the account starts without a session and a verification link is mailed to
-   * `redirectUrl` or the `siteUrl` setting (a disallowed or missing one → 400 before anything is made).
+   * e-mails (§2.1) the account starts without a session, and `verification` says where the
+   * verification link goes: `redirectUrl` or the `siteUrl` setting (a disallowed or missing one →
+   * 400 before anything is made).
    */
-  async signUp(databaseId: string, rawEmail: string, password: string, name: string | undefined, redirectUrl?: string): Promise<SignedUp> {
+  async signUp(databaseId: string, rawEmail: string, password: string, name: string | undefined, redirectUrl?: string): Promise<SignUpOutcome> {
     const { store, clock, sessions, links } = this.d;
     const settings = authSettings(await getSettings(store, databaseId));
     if (!settings.allowSignUp) throw signUpDisabled();
@@ -56,8 +63,7 @@ export class AuthService {
       if (!row) throw taken(); // a concurrent sign-up won
       return { user: toUser(row), session: settings.requireEmailVerification ? null : await sessions.create(tx, databaseId, row.id) };
     });
-    if (settings.requireEmailVerification && target) links.requestVerification(databaseId, email, target);
-    return signedUp;
+    return { signedUp, verification: settings.requireEmailVerification ? target : undefined };
   }
 
   /**

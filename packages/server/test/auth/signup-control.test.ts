@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
 import { useServer, type TestDatabase } from '../helpers/server.ts';
 import { apiClient, assertError } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { auth, newUser, withSession, type SignedIn } from '../helpers/auth-client.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
 import { startFakeGoogle } from '../helpers/oauth-providers.ts';
@@ -201,6 +202,17 @@ forEachStore('auth: sign-up control (settings.auth)', (kind) => {
     assert.equal(r.status, 201, r.text);
     const link = linkIn(await sink.next('site@example.com'));
     assert.equal(`${link.origin}${link.pathname}`, 'http://localhost:3000/welcome');
+  });
+
+  test("requireEmailVerification: the sign-up's mail counts in the per-e-mail limit of verification links (5 per 15 minutes)", async () => {
+    const db = await databaseWith({ requireEmailVerification: true });
+    const pub = apiClient(t.server, db.publicKey);
+    await pub.post('/auth/sign-up', { email: 'counted@example.com', password: PASSWORD, redirectUrl: REDIRECT }, 201);
+    for (let i = 0; i < 5; i += 1) await pub.post('/auth/verify-email', { email: 'counted@example.com', redirectUrl: REDIRECT }, 202);
+    await eventually(() => assert.equal(sink.count('counted@example.com'), 5), { what: 'the sign-up mail and 4 more' });
+    await pub.post('/auth/sign-up', { email: 'counted-sentinel@example.com', password: PASSWORD, redirectUrl: REDIRECT }, 201);
+    await sink.next('counted-sentinel@example.com');
+    assert.equal(sink.count('counted@example.com'), 5, 'the sign-up mail and 4 more; the fifth request sent nothing');
   });
 
   test('requireEmailVerification: a right password of an unverified account is no failed attempt; accounts verified another way sign in', async () => {
