@@ -29,9 +29,10 @@ export const signUpDisabled = () => new ApiError('signup_disabled', 'Sign-up is 
 export const signUpAllowed = async (store: Store, databaseId: string): Promise<boolean> => authSettings(await getSettings(store, databaseId)).allowSignUp;
 
 /**
- * The e-mail flows of API.md §2 and §2.1: password reset, magic links and e-mail verification. Requests answer 202 at once;
- * looking the account up and mailing happen in the background, so the answer and its timing are
- * the same whether or not the account exists, and a failing SMTP server fails nothing but the log.
+ * The e-mail flows of API.md §2 and §2.1: password reset, magic links and e-mail verification.
+ * Requests answer 202 at once; looking the account up and mailing happen in the background, so
+ * the answer and its timing are the same whether or not the account exists, and a failing SMTP
+ * server fails nothing but the log.
  */
 export class EmailLinks {
   constructor(private readonly d: { store: Store; clock: Clock; mailer: Mailer; sessions: Sessions; background: Background }) {}
