@@ -55,9 +55,10 @@ const redirect = (reply: FastifyReply, step: BrowserStep) => {
 
 /**
  * §2 end-user accounts: sign-up and sign-in with a password, sessions, password reset, magic
- * links and e-mail verification by e-mail, account deletion, and sign-in with OAuth providers. Either key may call every route (a browser
- * signs users up with its public key); the OAuth routes are browser navigations and carry the
- * public key in the query. Password checks go through the per-account limit of §2.1.
+ * links and e-mail verification by e-mail, account deletion, and sign-in with OAuth providers.
+ * Either key may call every route (a browser signs users up with its public key); the OAuth
+ * routes are browser navigations and carry the public key in the query. Password checks go
+ * through the per-account limit of §2.1.
  */
 export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   // Request types come from the route schemas.
