@@ -30,6 +30,9 @@ function storeTypes(): pg.CustomTypesConfig {
  * - idle_in_transaction_session_timeout: the server ends a transaction whose client went quiet,
  *   so its locks don't outlive an instance that froze mid-transaction;
  * - TCP keepalive: a connection whose peer vanished is noticed even while idle.
+ * And `jit = off`: a list filter with arrays (§1.1) is a long expression the planner costs high
+ * enough to JIT-compile, which took seconds for a 160-row scan (compiling, not running); svc's
+ * statements are short OLTP ones that JIT never pays back.
  * A client whose query failed this way is discarded by the pool (release with the error), so
  * the pool heals by itself once the server is back.
  */
@@ -44,6 +47,7 @@ export function poolConfig(connectionString: string, timeouts: StoreTimeouts): p
     idle_in_transaction_session_timeout: timeouts.statementMs * 2,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    options: '-c jit=off',
   };
 }
 
