@@ -20,7 +20,8 @@ import { fieldsOf, indexDocuments, readSearchSettings } from './search.ts';
  * deadlock). It re-reads the collection's fields each time. A newer change of
  * the same collection replaces the row (a new `build` id): the older build's next step sees that
  * and stops. When the collection has no search fields any more, the build deletes its words
- * instead, in batches too. Its last step drops the words of documents deleted meanwhile.
+ * instead, in batches too. Each batch also drops the words of documents deleted meanwhile, in the
+ * id range it covered.
  */
 
 const BATCH = 200;
@@ -124,21 +125,20 @@ export class SearchBuilder {
           fields,
           docs.map((d) => ({ id: d.id, ...(JSON.parse(d.data) as JsonObject), createdAt: d.created_at, updatedAt: d.updated_at })),
         );
-        if (docs.length === BATCH) {
-          await tx.run('UPDATE search_builds SET after_id = ? WHERE database_id = ? AND collection = ? AND build = ?', [
-            docs[BATCH - 1].id,
-            databaseId,
-            collection,
-            build,
-          ]);
+        // The words of documents deleted while the collection had no search fields: rows in the id range
+        // this batch covered whose document it did not see (bounded by the batch: never a scan of the whole).
+        const last = docs.length === BATCH ? docs[BATCH - 1].id : undefined;
+        const seen = docs.map((d) => d.id);
+        await tx.run(
+          `DELETE FROM document_search WHERE database_id = ? AND collection = ? AND id > ?${last === undefined ? '' : ' AND id <= ?'}${
+            seen.length ? ` AND id NOT IN (${seen.map(() => '?').join(', ')})` : ''
+          }`,
+          [databaseId, collection, current.after_id, ...(last === undefined ? [] : [last]), ...seen],
+        );
+        if (last !== undefined) {
+          await tx.run('UPDATE search_builds SET after_id = ? WHERE database_id = ? AND collection = ? AND build = ?', [last, databaseId, collection, build]);
           return;
         }
-        // The words of documents deleted while the collection had no search fields (or a build ran).
-        await tx.run(
-          `DELETE FROM document_search WHERE database_id = ? AND collection = ? AND NOT EXISTS
-         (SELECT 1 FROM documents d WHERE d.database_id = document_search.database_id AND d.collection = document_search.collection AND d.id = document_search.id)`,
-          [databaseId, collection],
-        );
         await done();
       },
       changeGroup(databaseId, dialect),

@@ -83,6 +83,16 @@ forEachStore('full-text search', (kind) => {
     }));
     await api.post('/early/bulk', { documents: docs }, 201);
     assertError(await api.request('GET', '/early/docs', { query: { search: 'report' } }), 400, 'invalid_filter');
+    // Words left of documents deleted while the collection had no search fields: the build drops them.
+    for (const id of ['a-gone', 'old2x', 'zzz-gone']) {
+      await t.server.db.store.run('INSERT INTO document_search (database_id, collection, id, words, length) VALUES (?, ?, ?, ?, ?)', [
+        t.db.databaseId,
+        'early',
+        id,
+        ' quarterly report',
+        2,
+      ]);
+    }
     assert.equal((await setSearch({ early: ['title'] })).status, 200);
     await built();
     const page = await search('early', 'report');
@@ -90,7 +100,11 @@ forEachStore('full-text search', (kind) => {
     const reports = new Set(docs.filter((_, i) => i % 3 === 0).map((d) => d.id));
     assert.equal(page.documents.length, 100);
     assert.ok(ids(page).every((id) => reports.has(id)));
-    assert.equal((await indexed('early')).length, 450, 'every document has its row');
+    assert.deepEqual(
+      await indexed('early'),
+      docs.map((d) => d.id),
+      'every document has its row, and only they do',
+    );
     assert.equal((await setSearch({ early: null })).status, 200);
     await built();
     assert.deepEqual(await indexed('early'), [], 'no search fields: no rows');
