@@ -24,19 +24,10 @@ async function main(): Promise<void> {
   }
   await app.listen({ port: config.port, host: config.host });
   const store_ = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : 'PostgreSQL';
-  app.log.info(`svc listening on ${config.publicUrl} (store: ${store_}${config.redisUrl ? ', Redis' : ''})`);
-  if ((await countOperators(store)) === 0) {
-    // The token is for this process only: whoever reads this log may claim the instance.
-    app.log.warn(
-      { setupToken },
-      `No operator yet. Open the dashboard at ${config.publicUrl}/ and create one with this one-time setup token:\n` +
-        `  ${setupToken}\n` +
-        'or from a shell, then create a database and its first key:\n' +
-        '  npx svc operator create --email you@example.com --password <password>\n' +
-        '  npx svc database create --name my-app        # prints the first secret key once\n' +
-        'or start with SVC_ADMIN_EMAIL and SVC_ADMIN_PASSWORD set.',
-    );
-  }
+  app.log.info(
+    `svc listening on ${config.host}:${config.port}; dashboard ${config.publicUrl}/, API ${config.publicUrl}/v1, reference ${config.publicUrl}/docs (store: ${store_}${config.redisUrl ? ', Redis' : ''})`,
+  );
+  if ((await countOperators(store)) === 0) printFirstRun(config.publicUrl, setupToken);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -53,6 +44,30 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * The first-run instructions, as plain lines on stdout beside the JSON log: the setup token on a
+ * line of its own, readable in a terminal and copyable from a log file (inside a JSON log line it
+ * would sit in an escaped string). Printed only while no operator exists; the token is for this
+ * process only, and whoever reads this output may claim the instance.
+ */
+function printFirstRun(publicUrl: string, setupToken: string): void {
+  process.stdout.write(
+    [
+      '',
+      `svc: no operator yet. Open the dashboard at ${publicUrl}/ and enter this one-time setup token:`,
+      '',
+      `    ${setupToken}`,
+      '',
+      'or, from a shell:',
+      '    npx svc operator create --email you@example.com        # asks for the password',
+      '    npx svc database create --name my-app                  # prints its secret key (once) and its public key',
+      'or start with SVC_ADMIN_EMAIL and SVC_ADMIN_PASSWORD set.',
+      '',
+      '',
+    ].join('\n'),
+  );
 }
 
 main().catch((e) => {

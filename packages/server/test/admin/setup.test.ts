@@ -102,6 +102,13 @@ forEachStore('first-run setup', (kind) => {
         },
         { timeoutMs: 5000, intervalMs: 100, what: 'the setup token in the log' },
       );
+      // Readable when stdout is a file: the token on a line of its own, not inside an escaped JSON string.
+      assert.match(proc.output(), new RegExp(`^ *${printed}$`, 'm'));
+      const listening = proc
+        .output()
+        .split('\n')
+        .find((line) => line.includes('svc listening on'));
+      assert.ok(listening?.includes(`dashboard ${proc.url}/`), `one line names the dashboard's address:\n${proc.output()}`);
       await apiClient(proc).post('/admin/setup', { setupToken: printed, ...ADMIN }, 201);
       await apiClient(proc).post('/admin/setup', { setupToken: printed, ...ADMIN }, 409);
     } finally {
