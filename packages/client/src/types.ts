@@ -157,11 +157,14 @@ export interface ListParams<T extends object = Record<string, unknown>> {
   offset?: number;
   /** The `nextCursor` of the previous page, with the same sortBy, sortOrder, filter and search. */
   cursor?: string;
-  /** `createdAt` (default), `updatedAt`, `id` or a field path such as `author.name`. */
+  /** `createdAt` (default; with `search`, the rank: best first, ties by id), `updatedAt`, `id` or a field path such as `author.name`. */
   sortBy?: SortField<T>;
   sortOrder?: ServerListQuery['sortOrder'];
   filter?: Filter<T>;
-  /** Full-text search: words, each matched by prefix, in the fields the collection's search setting names. */
+  /**
+   * Full-text search: words, ANDed, each matched by prefix and case-insensitively, in the fields the
+   * database's `settings.search` names for the collection (else 400 `invalid_filter`); empty: ignored.
+   */
   search?: string;
   /** Only these fields (plus id, createdAt, updatedAt). */
   fields?: readonly FieldPath<T>[];
