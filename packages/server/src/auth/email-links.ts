@@ -23,7 +23,7 @@ export interface LinkTarget {
 const badToken = () => new ApiError('invalid_token', 'The link is wrong, used or expired; ask for a new one');
 
 /** API.md §2.1 `allowSignUp: false`: no path creates an account. */
-export const signUpDisabled = () => new ApiError('signup_disabled', 'Sign-up is turned off for this application');
+export const signUpDisabled = () => new ApiError('signup_disabled', 'Sign-up is turned off for this application (the database setting auth.allowSignUp)');
 
 /** Whether the database lets new accounts be made (settings.auth.allowSignUp). */
 export const signUpAllowed = async (store: Store, databaseId: string): Promise<boolean> => authSettings(await getSettings(store, databaseId)).allowSignUp;

@@ -22,13 +22,15 @@ export function checkRedirectUrl(url: string, allowed: string[]): URL {
   if (u.username || u.password) throw notAllowed('it must not carry credentials');
   if (allowed.length === 0) {
     if (LOOPBACK.has(u.hostname)) return u;
-    throw notAllowed('the database allows no redirect URLs yet, so only localhost, 127.0.0.1 and [::1] are accepted');
+    throw notAllowed(
+      'the database allows no redirect URLs yet, so only localhost, 127.0.0.1 and [::1] are accepted (add yours to the settings.redirectUrls of the database)',
+    );
   }
   for (const entry of allowed) {
     const a = parseHttpUrl(entry);
     if (a && a.origin === u.origin && underPath(u.pathname, a.pathname)) return u;
   }
-  throw notAllowed("it matches none of the database's allowed redirect URLs");
+  throw notAllowed("it matches none of the database's allowed redirect URLs (settings.redirectUrls: same origin, path prefix)");
 }
 
 /** A URL with parameters added to (or replacing those in) its query. */

@@ -52,6 +52,21 @@ forEachStore('error messages name their fix', (kind) => {
     assert.match(message(second), /at most 1 webhooks.*LIMIT_WEBHOOKS_PER_DATABASE/);
   });
 
+  test('per-database refusals name the database setting: redirect URLs, sign-up turned off', async () => {
+    const r = await secret.request('POST', '/auth/magic-link', { body: { email: 'a@example.com', redirectUrl: 'https://app.example.com/in' } });
+    assertError(r, 400, 'redirect_url_not_allowed');
+    assert.match(message(r), /settings\.redirectUrls/);
+    const op = apiClient(t.server, await t.server.operatorToken());
+    await op.patch(`/admin/databases/${t.db.databaseId}`, { settings: { redirectUrls: ['https://app.example.com/auth'] } });
+    const other = await secret.request('POST', '/auth/magic-link', { body: { email: 'a@example.com', redirectUrl: 'https://elsewhere.example.com/' } });
+    assertError(other, 400, 'redirect_url_not_allowed');
+    assert.match(message(other), /settings\.redirectUrls/);
+    await op.patch(`/admin/databases/${t.db.databaseId}`, { settings: { auth: { allowSignUp: false } } });
+    const closed = await secret.request('POST', '/auth/sign-up', { body: { email: 'b@example.com', password: 'a-long-password' } });
+    assertError(closed, 403, 'signup_disabled');
+    assert.match(message(closed), /auth\.allowSignUp/);
+  });
+
   test('the body limit names LIMIT_BODY_BYTES, and the rate limit names RATE_LIMIT_PER_KEY and RATE_LIMIT_PER_IP', async () => {
     const server = await startServer(kind, { env: { LIMIT_BODY_BYTES: '2000', RATE_LIMIT_PER_KEY: '3' } });
     try {
