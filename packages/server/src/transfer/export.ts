@@ -23,9 +23,9 @@ export interface ExportOptions {
 export async function exportDatabase(opts: ExportOptions): Promise<EndLine> {
   const c = await openBulk(opts.databaseUrl, 'read', opts.timeouts);
   try {
-    const db = await c.get('SELECT CAST(last_event_id AS TEXT) AS last FROM databases WHERE id = ?', [opts.databaseId]);
+    const db = await c.get<{ last: string }>('SELECT CAST(last_event_id AS TEXT) AS last FROM databases WHERE id = ?', [opts.databaseId]);
     if (!db) throw notFound(`Database '${opts.databaseId}' not found`);
-    const schema = await c.get('SELECT max(version) AS v FROM schema_migrations');
+    const schema = await c.get<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations');
     const tables = await c.tables();
     for (const t of tables) {
       if (!CARRIED.some((x) => x.table === t) && !(t in LEFT_BEHIND)) opts.warn?.(`table ${t} is not known to this export and is not carried`);

@@ -87,6 +87,14 @@ export const LEFT_BEHIND: Readonly<Record<string, string>> = {
   auth_tokens: 'password-reset and magic links in flight are not carried',
   oauth_states: 'OAuth sign-ins in flight are not carried',
   schema_migrations: 'each store has its own migrations',
+  document_search: 'search words: the import indexes the documents of searched collections as they arrive',
+  search_builds: 'search back-fills in progress: the import indexes every document itself',
+  // SQLite's FTS5 index over document_search (store/sqlite/search-sql.ts), kept by triggers.
+  document_search_fts: 'kept by triggers from document_search',
+  document_search_fts_config: 'part of the FTS5 index',
+  document_search_fts_data: 'part of the FTS5 index',
+  document_search_fts_docsize: 'part of the FTS5 index',
+  document_search_fts_idx: 'part of the FTS5 index',
 };
 
 /** The database id of the file, or what is wrong with its first line. */

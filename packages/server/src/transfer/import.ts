@@ -6,6 +6,8 @@ import { MIGRATIONS } from '../store/migrations/index.ts';
 import type { StoreTimeouts } from '../store/timeouts.ts';
 import { CARRIED, parseHeader, type EndLine, type Header, type RowLine } from './format.ts';
 import { quoteIdent } from './lines.ts';
+import { fieldsOf, indexDocuments } from '../documents/search.ts';
+import type { JsonObject } from '../json/merge-patch.ts';
 
 export interface ImportOptions {
   databaseUrl: string;
@@ -63,7 +65,12 @@ export async function importDatabase(opts: ImportOptions): Promise<{ header: Hea
         'conflict',
         `Database '${header.database}' already exists in this store: an import never overwrites (delete it first, or import elsewhere)`,
       );
-    const inserter = new Inserter(c);
+    // Search words are derived: written for each batch of documents as it is inserted.
+    let search: string | null = null;
+    const inserter = new Inserter(c, async (table, rows) => {
+      if (table === 'databases') search = searchSettingsOf(rows[0]);
+      if (table === 'documents') await indexSearch(c, header.database, search, rows);
+    });
     // Rows without a database_id hang off a webhook or a delivery: those of this file only.
     const webhooks = new Set<unknown>();
     const deliveries = new Set<unknown>();
@@ -118,16 +125,35 @@ async function finish(c: BulkConnection, header: Header, end: EndLine, counted: 
       throw new ApiError('validation_failed', `the export promised ${n} ${table} rows and held ${counted[table] ?? 0}: the file is damaged`);
   }
   if (!counted.databases) throw new ApiError('validation_failed', 'the export holds no databases row');
-  const foreign = await c.get('SELECT count(*) AS n FROM user_identities i JOIN users u ON u.id = i.user_id WHERE i.database_id = ? AND u.database_id <> ?', [
-    id,
-    id,
-  ]);
+  const foreign = await c.get<{ n: number }>(
+    'SELECT count(*) AS n FROM user_identities i JOIN users u ON u.id = i.user_id WHERE i.database_id = ? AND u.database_id <> ?',
+    [id, id],
+  );
   if (Number(foreign?.n) > 0) throw new ApiError('validation_failed', 'the export links identities to users of another database');
   await c.run(
     'INSERT INTO collections (database_id, name, count) SELECT database_id, collection, count(*) FROM documents WHERE database_id = ? GROUP BY database_id, collection',
     [id],
   );
   await c.run('UPDATE databases SET last_event_id = ? WHERE id = ?', [end.lastEventId, id]);
+}
+
+/** The `settings.search` of a databases row, as JSON text (null: no collection is searched). */
+function searchSettingsOf(row: PortableRow | undefined): string | null {
+  const settings = typeof row?.settings === 'string' ? (JSON.parse(row.settings) as { search?: unknown }) : undefined;
+  return settings?.search ? JSON.stringify(settings.search) : null;
+}
+
+/** Writes the search words of inserted documents whose collection has search fields (documents/search.ts). */
+async function indexSearch(c: BulkConnection, databaseId: string, search: string | null, rows: PortableRow[]): Promise<void> {
+  if (!search) return;
+  const byCollection = new Map<string, JsonObject[]>();
+  for (const r of rows) {
+    const collection = String(r.collection);
+    if (!fieldsOf(search, collection)) continue;
+    const doc = { id: r.id, ...(JSON.parse(String(r.data)) as JsonObject), createdAt: r.created_at, updatedAt: r.updated_at } as JsonObject;
+    byCollection.set(collection, [...(byCollection.get(collection) ?? []), doc]);
+  }
+  for (const [collection, docs] of byCollection) await indexDocuments(c, databaseId, collection, fieldsOf(search, collection)!, docs);
 }
 
 /**
@@ -140,7 +166,11 @@ class Inserter {
   private columns: string[] = [];
   private rows: PortableRow[] = [];
   private readonly known = new Map<string, Set<string>>();
-  constructor(private readonly c: BulkConnection) {}
+  constructor(
+    private readonly c: BulkConnection,
+    /** Runs after each multi-row insert, with its rows (in the same transaction). */
+    private readonly inserted: (table: string, rows: PortableRow[]) => Promise<void>,
+  ) {}
 
   async add(lineNo: number, table: string, row: PortableRow): Promise<void> {
     let stored = this.known.get(table);
@@ -172,5 +202,6 @@ class Inserter {
       `INSERT INTO ${this.table} (${columns.map(quoteIdent).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`,
       rows.flatMap((r) => columns.map((col) => r[col])),
     );
+    await this.inserted(this.table, rows);
   }
 }

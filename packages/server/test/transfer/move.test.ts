@@ -100,6 +100,7 @@ describe('svc export | svc import moves a database SQLite → PostgreSQL → SQL
       filtered: await secret.get('/posts/docs', 200, { query: { filter: JSON.stringify({ n: { $gte: 10 } }), limit: 100 } }),
       page,
       second,
+      searched: await secret.get('/posts/docs', 200, { query: { search: 'post 1', limit: 100 } }),
       one: await secret.get(`/posts/docs/${page.documents[0].id}`),
       todosAsUser: await signedIn.get('/todos/docs', 200, { query: { limit: 100 } }),
       collections: await secret.get('/collections'),
@@ -108,7 +109,7 @@ describe('svc export | svc import moves a database SQLite → PostgreSQL → SQL
       database: await op.get(`/admin/databases/${databaseId}`),
       // Each server records when a key was last used, in batches: not part of what must match.
       keys: ((await op.get<{ keys: Array<Record<string, unknown>> }>(`/admin/databases/${databaseId}/keys`)).keys ?? []).map(({ lastUsedAt, ...k }) => k),
-      users: await op.get(`/admin/databases/${databaseId}/users`),
+      users: await secret.get('/auth/users', 200, { query: { limit: 100 } }),
       webhooks: await secret.get('/webhooks'),
     });
   };
@@ -121,7 +122,11 @@ describe('svc export | svc import moves a database SQLite → PostgreSQL → SQL
     const api = apiClient(a, keys.secret);
     const op = apiClient(a, () => a.operatorToken());
     await op.patch(`/admin/databases/${db.databaseId}`, {
-      settings: { redirectUrls: [APP], oauth: { google: { clientId: 'google-client-id', clientSecret: 'google-client-secret' } } },
+      settings: {
+        redirectUrls: [APP],
+        search: { posts: ['title'] },
+        oauth: { google: { clientId: 'google-client-id', clientSecret: 'google-client-secret' } },
+      },
     });
     await api.put('/rules', { rules: { todos: { read: { owner: { $auth: 'id' } } }, '*': { read: true } } });
     for (let n = 0; n < 30; n++) await api.post('/posts/docs', { n, title: `post ${n}`, tags: ['a', n % 2 ? 'odd' : 'even'], nested: { x: n / 2 } }, 201);
@@ -151,6 +156,7 @@ describe('svc export | svc import moves a database SQLite → PostgreSQL → SQL
     const signInA = await auth.signIn(a, keys.public, 'ada@example.com', PASSWORD);
     const session = (signInA.json as { session: { token: string } }).session.token;
     const before = await answers(a, keys, db.databaseId, session);
+    assert.ok((before.searched as { documents: unknown[] }).documents.length > 0, 'search finds posts before the move');
     const lastA = a.changes.filter((c) => c.databaseId === db.databaseId).at(-1)!.id;
 
     // SQLite → PostgreSQL, with the target server already running.

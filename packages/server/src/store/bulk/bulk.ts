@@ -1,4 +1,4 @@
-import type { Param } from '../store.ts';
+import type { Param, Queryable, Row } from '../store.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
 import { openSqliteBulk } from './sqlite-bulk.ts';
 import { openPostgresBulk } from './postgres-bulk.ts';
@@ -20,17 +20,15 @@ export type { PortableRow, PortableValue } from './portable.ts';
  *   const c = await openBulk('sqlite:./data/svc.db', 'read');
  *   try { for await (const row of c.rows('SELECT * FROM documents WHERE database_id = ?', [id])) … } finally { await c.close(); }
  */
-export interface BulkConnection {
+export interface BulkConnection extends Queryable {
   /** The store's tables. */
   tables(): Promise<string[]>;
   /** The stored columns of a table, in table order (generated columns left out: they can't be written). */
   columns(table: string): Promise<string[]>;
   /** The rows of a query, fetched from a cursor in batches, with portable values. */
   rows(sql: string, params?: Param[]): AsyncIterable<PortableRow>;
-  /** The first row of a query, with portable values. */
-  get(sql: string, params?: Param[]): Promise<PortableRow | undefined>;
-  /** Runs a statement; returns the number of rows it changed. */
-  run(sql: string, params?: Param[]): Promise<number>;
+  /** The first row of a query (Queryable's other methods too: features' SQL helpers run on it), with portable values. */
+  get<T = Row>(sql: string, params?: Param[]): Promise<T | undefined>;
   /** Commits the transaction (write mode). */
   commit(): Promise<void>;
   /** Ends the connection, rolling back what was not committed. */

@@ -89,8 +89,11 @@ export async function openPostgresBulk(url: string, mode: 'read' | 'write', time
       }
       await query(`CLOSE ${name}`);
     },
-    async get(sql, params = []) {
-      return (await query(sql, params)).rows[0];
+    async get<T>(sql: string, params: Param[] = []) {
+      return (await query(sql, params)).rows[0] as T | undefined;
+    },
+    async all<T>(sql: string, params: Param[] = []) {
+      return (await query(sql, params)).rows as T[];
     },
     async run(sql, params = []) {
       return (await query(sql, params)).rowCount ?? 0;

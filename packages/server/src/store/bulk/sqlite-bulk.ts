@@ -70,12 +70,23 @@ export async function openSqliteBulk(path: string, mode: 'read' | 'write', timeo
         throw sqliteError(e);
       }
     },
-    async get(sql, params = []) {
+    async get<T>(sql: string, params: Param[] = []) {
       try {
         const row = prepare(sql)
           .safeIntegers(true)
           .get(...bind(params)) as Record<string, unknown> | undefined;
-        return row && portableRow(row);
+        return (row && portableRow(row)) as T | undefined;
+      } catch (e) {
+        throw sqliteError(e);
+      }
+    },
+    async all<T>(sql: string, params: Param[] = []) {
+      try {
+        return (
+          prepare(sql)
+            .safeIntegers(true)
+            .all(...bind(params)) as Array<Record<string, unknown>>
+        ).map(portableRow) as T[];
       } catch (e) {
         throw sqliteError(e);
       }
