@@ -15,6 +15,11 @@ export interface IndexBudget {
 
 export const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 64, minRequests: 3, windowMs: 10 * 60_000 };
 
+/** A B-tree on the field's sort keys, or (PostgreSQL) a GIN on the field for its arrays' elements. */
+type Kind = 'btree' | 'array';
+/** The document_indexes key of an index: the field path, `path[]` for the GIN (no field path holds `[`). */
+const indexKey = (segments: string[], kind: Kind) => segments.join('.') + (kind === 'array' ? '[]' : '');
+
 /** Demand entries remembered at most (a Map in insertion order: the oldest go first). */
 const MAX_DEMAND_ENTRIES = 10_000;
 
@@ -27,6 +32,13 @@ const MAX_DEMAND_ENTRIES = 10_000;
  * and the store holds at most `perStore` (64), so one tenant sorting by junk fields can neither
  * spend the indexes of the others nor make svc index fields no document has; past a budget,
  * lists still work, by scanning. A refused field is not reconsidered for `windowMs`.
+ *
+ * On PostgreSQL a field that documents of the collection hold as an array also earns, on the same
+ * demand and within the same budgets, a GIN index on that field alone (`(data #> '{tags}')
+ * jsonb_path_ops`, listed in document_indexes as `tags[]`): the list filter tests an array's
+ * elements by jsonb containment (store/postgres/json-sql.ts arrayHolds), which it serves, beside
+ * the field's B-tree for scalar values. Never a GIN on the whole `data` column: it would cost every
+ * write of every collection; this one costs only writes that hold the field.
  *
  * Indexes are built once and kept, one at a time (two concurrent `CREATE INDEX CONCURRENTLY` on
  * one table deadlock on PostgreSQL), and the table is analysed afterwards so the planner knows
@@ -77,16 +89,19 @@ export class AutoIndexer {
       return;
     }
     const work: Promise<void>[] = [];
+    const kinds: Kind[] = this.store.dialect.json.arrayIndex ? ['btree', 'array'] : ['btree'];
     for (const segments of paths) {
-      const path = segments.join('.');
-      if (this.known.has(path) || !this.earned(`${databaseId}\u0000${collection}\u0000${path}`)) continue;
-      let job = this.building.get(path);
-      if (!job) {
-        job = this.chain.then(() => this.consider(databaseId, collection, path, segments)).finally(() => this.building.delete(path));
-        this.chain = job;
-        this.building.set(path, job);
+      for (const kind of kinds) {
+        const path = indexKey(segments, kind);
+        if (this.known.has(path) || !this.earned(`${databaseId}\u0000${collection}\u0000${path}`)) continue;
+        let job = this.building.get(path);
+        if (!job) {
+          job = this.chain.then(() => this.consider(databaseId, collection, path, segments, kind)).finally(() => this.building.delete(path));
+          this.chain = job;
+          this.building.set(path, job);
+        }
+        work.push(job);
       }
-      work.push(job);
     }
     await Promise.all(work);
   }
@@ -112,7 +127,7 @@ export class AutoIndexer {
   }
 
   /** Checks the budgets and that documents hold the field (cheap, in the queue of builds), then builds. */
-  private async consider(databaseId: string, collection: string, path: string, segments: string[]): Promise<void> {
+  private async consider(databaseId: string, collection: string, path: string, segments: string[], kind: Kind): Promise<void> {
     if (this.known.has(path)) return;
     const key = `${databaseId}\u0000${collection}\u0000${path}`;
     try {
@@ -125,10 +140,9 @@ export class AutoIndexer {
       }
       const spent = await count('SELECT count(*) AS n FROM document_indexes WHERE database_id = ?', [databaseId]);
       const inStore = await count('SELECT count(*) AS n FROM document_indexes', []);
-      const held = await store.get(
-        `SELECT 1 AS held FROM documents WHERE database_id = ? AND collection = ? AND NOT ${store.dialect.json.isNullish(segments)} LIMIT 1`,
-        [databaseId, collection],
-      );
+      const { json } = store.dialect;
+      const holds = kind === 'array' ? json.isArray(json.term(segments)) : `NOT ${json.isNullish(segments)}`;
+      const held = await store.get(`SELECT 1 AS held FROM documents WHERE database_id = ? AND collection = ? AND ${holds} LIMIT 1`, [databaseId, collection]);
       if (spent >= this.budget.perDatabase || inStore >= this.budget.perStore || !held) {
         this.refuse(key);
         return;
@@ -137,15 +151,18 @@ export class AutoIndexer {
       this.onError(e);
       return;
     }
-    await this.build(databaseId, path, segments);
+    await this.build(databaseId, path, segments, kind);
   }
 
-  private async build(databaseId: string, path: string, segments: string[]): Promise<void> {
-    const name = `documents_by_path_${createHash('sha256').update(path).digest('hex').slice(0, 16)}`;
+  private async build(databaseId: string, path: string, segments: string[], kind: Kind): Promise<void> {
+    const hash = createHash('sha256').update(path).digest('hex').slice(0, 16);
+    const { dialect } = this.store;
+    const name = kind === 'array' ? `documents_gin_${hash}` : `documents_by_path_${hash}`;
+    const statement = kind === 'array' ? dialect.json.arrayIndex!(name, segments) : dialect.createDocumentIndex(name, dialect.json.sortKeys(segments));
     try {
       // Building an index on a large table outlasts a request's statement time-out.
       await this.store.maintenance(async (q) => {
-        await q.run(this.store.dialect.createDocumentIndex(name, this.store.dialect.json.sortKeys(segments)));
+        await q.run(statement);
         await q.run('INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING', [
           path,
           name,

@@ -61,6 +61,8 @@ export interface JsonSql {
   icontains(term: JsonTerm): string;
   /** When present (PostgreSQL): an array holding the parameter, a scalar as JSON text, by a GIN-indexable test. */
   arrayHolds?(term: JsonTerm): string;
+  /** With arrayHolds: the statement that builds a GIN index on a field of the document, which serves it. */
+  arrayIndex?(name: string, path: string[]): string;
 }
 
 /** A JSON value in SQL as a dialect spells it (SQLite: a JSON path into `data`; PostgreSQL: a jsonb expression). */

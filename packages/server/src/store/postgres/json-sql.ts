@@ -50,4 +50,5 @@ export const postgresJson: JsonSql = {
   // jsonb containment: an array holding the scalar at its top level (or the scalar itself, which
   // rank = 4 excludes). A GIN index on the term with jsonb_path_ops serves it (documents/indexes.ts).
   arrayHolds: (t) => `(${rank(t)} = 4 AND ${t} @> CAST(? AS jsonb))`,
+  arrayIndex: (name, path) => `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents USING gin (${at(path)} jsonb_path_ops)`,
 };

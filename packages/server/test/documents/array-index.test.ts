@@ -1,0 +1,96 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { forEachStore } from '../helpers/stores.ts';
+import { useServer } from '../helpers/server.ts';
+import { apiClient } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { compileFilter } from '../../src/documents/query.ts';
+
+/**
+ * Issue 13, item 8: "tags contains one value" is served by an index on PostgreSQL. A field that
+ * documents hold as an array earns, on the demand that earns its B-tree, a GIN index on that field
+ * alone (never on the whole `data` column); the containment test of the list filter uses it.
+ * SQLite has no such index (its lists open arrays with json_each).
+ */
+forEachStore('automatic indexes for array fields', (kind) => {
+  const t = useServer(kind);
+  const api = apiClient(
+    () => t.server,
+    () => t.db.secretKey,
+  );
+  const DOCS = 2000;
+  before(async () => {
+    for (let start = 0; start < DOCS; start += 500) {
+      const documents = Array.from({ length: 500 }, (_, k) => {
+        const i = start + k;
+        return { tags: [`t${i % 100}`, i === 7 ? 'rare' : 'common'], level: i % 5 };
+      });
+      await api.post('/posts/bulk', { documents }, 201);
+    }
+  });
+
+  const ginIndexes = () =>
+    kind === 'postgres'
+      ? t.server.db.store.all<{ name: string; sql: string }>(
+          "SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'documents' AND indexdef ILIKE '%USING gin%'",
+        )
+      : Promise.resolve([]);
+  const recorded = () => t.server.db.store.all<{ path: string }>('SELECT path FROM document_indexes ORDER BY path');
+  const listThrice = async (filter: unknown) => {
+    for (let i = 0; i < 3; i += 1) await api.get('/posts/docs', 200, { query: { filter: JSON.stringify(filter) } });
+  };
+
+  test('filtering an array field three times builds a GIN on it (PostgreSQL), beside its B-tree', async () => {
+    await listThrice({ tags: 'rare' });
+    if (kind === 'postgres') {
+      await eventually(
+        async () => {
+          const gin = await ginIndexes();
+          assert.equal(gin.length, 1, JSON.stringify(gin));
+          assert.match(gin[0].sql, /USING gin \(\(\(data #> '\{tags\}'::text\[\]\)\) jsonb_path_ops\)/);
+          assert.deepEqual(
+            (await recorded()).map((r) => r.path),
+            ['tags', 'tags[]'],
+          );
+        },
+        { timeoutMs: 10_000, what: 'the GIN index on tags' },
+      );
+    } else {
+      await eventually(
+        async () =>
+          assert.deepEqual(
+            (await recorded()).map((r) => r.path),
+            ['tags'],
+          ),
+        { timeoutMs: 10_000, what: 'the index on tags' },
+      );
+    }
+  });
+
+  test('a field held only as a scalar gets no GIN', async () => {
+    await listThrice({ level: 3 });
+    await eventually(async () => assert.ok((await recorded()).some((r) => r.path === 'level')), { timeoutMs: 10_000, what: 'the index on level' });
+    assert.ok(!(await recorded()).some((r) => r.path === 'level[]'));
+    assert.ok((await ginIndexes()).every((i) => !i.sql.includes('{level}')));
+  });
+
+  test('the list counts through the GIN index on PostgreSQL, and answers the same', async () => {
+    const page = await api.get<{ documents: Array<{ tags: string[] }>; total: number }>('/posts/docs', 200, {
+      query: { filter: JSON.stringify({ tags: 'rare' }) },
+    });
+    assert.equal(page.total, 1);
+    assert.deepEqual(page.documents[0].tags, ['t7', 'rare']);
+    assert.equal((await api.get<{ total: number }>('/posts/docs', 200, { query: { filter: JSON.stringify({ tags: 't3' }) } })).total, DOCS / 100);
+    if (kind !== 'postgres') return;
+    const { store } = t.server.db;
+    const f = compileFilter(store.dialect.json, JSON.stringify({ tags: 'rare' }));
+    const plan = await store.all<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT count(*) FROM documents WHERE database_id = ? AND collection = ? AND ${f.sql}`, [
+      t.db.databaseId,
+      'posts',
+      ...f.params,
+    ]);
+    const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+    const gin = (await ginIndexes())[0].name;
+    assert.ok(text.includes(gin), text);
+  });
+});
