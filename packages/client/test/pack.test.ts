@@ -89,6 +89,9 @@ test("from Node: the README's ten-line example, pasted into the project, type-ch
   // It is the installed copy, not the workspace's: resolution from the project lands in its node_modules.
   const { stdout: where } = await run(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('@svc/client'))"], { cwd: project });
   assert.ok(where.trim().startsWith(`file://${project}/node_modules/@svc/client/dist/index.js`), where);
+  // CommonJS code can use it too: Node ≥ 20.19 require()s an ES module (no separate CJS build).
+  const { stdout: required } = await run(process.execPath, ['-e', "console.log(typeof require('@svc/client').createClient)"], { cwd: project });
+  assert.equal(required.trim(), 'function');
 });
 
 /** Serves the user's project folder (its index.html and node_modules) as a static site would. */
