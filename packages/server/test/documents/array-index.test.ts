@@ -10,7 +10,8 @@ import { compileFilter } from '../../src/documents/query.ts';
  * Issue 13, item 8: "tags contains one value" is served by an index on PostgreSQL. A field that
  * documents hold as an array earns, on the demand that earns its B-tree, a GIN index on that field
  * alone (never on the whole `data` column); the containment test of the list filter uses it.
- * SQLite has no such index (its lists open arrays with json_each).
+ * SQLite has no such index (its lists open arrays with json_each). And `$prefix` is a range on
+ * the field's own B-tree, on both stores.
  */
 forEachStore('automatic indexes for array fields', (kind) => {
   const t = useServer(kind);
@@ -23,7 +24,7 @@ forEachStore('automatic indexes for array fields', (kind) => {
     for (let start = 0; start < DOCS; start += 500) {
       const documents = Array.from({ length: 500 }, (_, k) => {
         const i = start + k;
-        return { tags: [`t${i % 100}`, i === 7 ? 'rare' : 'common'], level: i % 5 };
+        return { tags: [`t${i % 100}`, i === 7 ? 'rare' : 'common'], level: i % 5, label: `l${i}` };
       });
       await api.post('/posts/bulk', { documents }, 201);
     }
@@ -92,5 +93,34 @@ forEachStore('automatic indexes for array fields', (kind) => {
     const text = plan.map((r) => r['QUERY PLAN']).join('\n');
     const gin = (await ginIndexes())[0].name;
     assert.ok(text.includes(gin), text);
+  });
+
+  test("$prefix is served by the field's index on both stores", async () => {
+    await listThrice({ label: { $prefix: 'l123' } });
+    const { store } = t.server.db;
+    const row = await eventually(
+      async () => {
+        const r = await store.get<{ name: string }>('SELECT name FROM document_indexes WHERE path = ?', ['label']);
+        assert.ok(r);
+        return r;
+      },
+      { timeoutMs: 10_000, what: 'the index on label' },
+    );
+    const f = compileFilter(store.dialect.json, JSON.stringify({ label: { $prefix: 'l123' } }));
+    const explain = kind === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN';
+    const plan = await store.all<Record<string, string>>(`${explain} SELECT count(*) FROM documents WHERE database_id = ? AND collection = ? AND ${f.sql}`, [
+      t.db.databaseId,
+      'posts',
+      ...f.params,
+    ]);
+    const text = plan.map((r) => r.detail ?? r['QUERY PLAN']).join('\n');
+    assert.ok(text.includes(row.name), text);
+    const page = await api.get<{ documents: Array<{ label: string }>; total: number }>('/posts/docs', 200, {
+      query: { filter: JSON.stringify({ label: { $prefix: 'l123' } }), sortBy: 'label', limit: 100 },
+    });
+    assert.deepEqual(
+      page.documents.map((d) => d.label),
+      ['l123', 'l1230', 'l1231', 'l1232', 'l1233', 'l1234', 'l1235', 'l1236', 'l1237', 'l1238', 'l1239'],
+    );
   });
 });
