@@ -16,9 +16,9 @@ export interface Ran {
  * Runs the real `svc` CLI on the store `databaseUrl`: standard input from a file (or nothing),
  * standard output into a file (or collected). The CLI exactly as an operator runs it.
  */
-export function svc(databaseUrl: string, args: string[], io: { stdinFile?: string; stdoutFile?: string } = {}): Promise<Ran> {
+export function svc(databaseUrl: string, args: string[], io: { stdinFile?: string; stdoutFile?: string; nodeArgs?: string[] } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(io.nodeArgs ?? []), BIN, ...args], {
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: [io.stdinFile ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
