@@ -47,7 +47,7 @@ export class CollectionService<T extends object = Record<string, unknown>> {
    * document. With a public key, when the update is applied but the `read` rule hides the result,
    * the server answers 204 and this resolves `undefined`.
    */
-  update(id: string, patch: MergePatch<T>, opts?: CallOptions): Promise<Doc<T>> {
+  update(id: string, patch: MergePatch<T>, opts?: CallOptions): Promise<Doc<T> | undefined> {
     return this.http.send({ method: 'PATCH', path: this.path(id), body: patch, contentType: 'application/merge-patch+json', signal: opts?.signal });
   }
 

@@ -28,6 +28,7 @@ describe('documents', () => {
     assert.deepEqual(await posts.get(p.id), p);
 
     const u = await posts.update(p.id, { score: 5, meta: { a: null, b: 3 } });
+    assert.ok(u, 'a secret key always reads the result back');
     assert.equal(u.score, 5);
     assert.equal(u.title, 'Hello');
     assert.deepEqual(u.meta, { b: 3 });
