@@ -46,19 +46,41 @@ export function keyValues(sort: Sort, row: Record<string, unknown>): KeyValue[] 
   });
 }
 
+/** One range of the rows after a position: a WHERE fragment, its parameters, and the ORDER BY within it. */
+export interface KeysetRange {
+  sql: string;
+  params: Param[];
+  order: string;
+}
+
 /**
- * The rows strictly after a position, as one row-value comparison (which both stores can answer
- * from the index that serves the ORDER BY): `(k1, k2, id) > (?, ?, ?)`, `<` when descending.
+ * The rows strictly after a position, as consecutive ranges, each one an index range in the order
+ * of the list: first the rest of the position's ties (`k1 = v1 AND k2 = v2 AND id > ?`), then the
+ * rest of its second key (`k1 = v1 AND k2 > v2`), then past its first key (`k1 > v1`); `<` when
+ * descending. The list reads them in turn until the page is full (two queries as a rule: the ties,
+ * then the range that fills the page). One row-value comparison, `(k1, k2, id) > (?, ?, ?)`, would
+ * say the same in one query, but SQLite cannot seek an expression index with it (it scans the
+ * collection up to the position), and neither store can when a key of the position is NULL. Each
+ * range orders only by the keys it does not fix, so both stores read it in index order.
  */
-export function keysetAfter(sort: Sort, values: KeyValue[], id: string): { sql: string; params: Param[] } {
-  const keys: string[] = [];
-  const params: Param[] = [];
-  sort.keys.forEach((k, i) => {
-    if (values[i] === null) return;
-    keys.push(k);
-    params.push(values[i]);
-  });
-  keys.push('id');
-  params.push(id);
-  return { sql: `((${keys.join(', ')}) ${sort.desc ? '<' : '>'} (${keys.map(() => '?').join(', ')}))`, params };
+export function keysetRanges(sort: Sort, values: KeyValue[], id: string): KeysetRange[] {
+  const dir = sort.desc ? ' DESC' : '';
+  const op = sort.desc ? '<' : '>';
+  const keys = [...sort.keys, 'id'];
+  const vals: KeyValue[] = [...values, id];
+  const ranges: KeysetRange[] = [];
+  for (let i = keys.length - 1; i >= 0; i--) {
+    if (vals[i] === null) continue; // nothing sorts after NULL within its class: the range is empty
+    const fixed = keys.slice(0, i).map((k, j) => (vals[j] === null ? `${k} IS NULL` : `${k} = ?`));
+    const params = vals.slice(0, i + 1).filter((v) => v !== null) as Param[];
+    ranges.push({
+      sql: `(${[...fixed, `${keys[i]} ${op} ?`].join(' AND ')})`,
+      params,
+      order: keys
+        .slice(i)
+        .map((k) => k + dir)
+        .join(', '),
+    });
+  }
+  return ranges;
 }

@@ -16,7 +16,7 @@ import { documentArrayJson, documentJson, type DocumentJson } from './document-j
 import type { Scope, Scopes } from './rule-access.ts';
 import { indexChanges, searchClause } from './search.ts';
 import type { CursorCodec } from './cursor.ts';
-import { keyColumns, keysetAfter, keyValues, orderClause, sortOf } from './keyset.ts';
+import { keyColumns, keysetRanges, keyValues, orderClause, sortOf } from './keyset.ts';
 import { parseProjection, project, type Projection } from './projection.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
@@ -363,14 +363,28 @@ export class DocumentsService {
       // Count only: no page query.
       return answer([], await totalOf((await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v), null);
     }
-    // Keyset: the rows after the cursor's position, so a deep page costs what the first one does.
-    const keyset = after ? keysetAfter(sort, after.values, after.id) : undefined;
     // One row more than the page tells whether there is a next page (nextCursor null on the last).
-    const rows = await this.store.all<DocumentRow & { extra: string | null } & Record<string, unknown>>(
-      `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, ${extra.sql} AS extra${keyColumns(sort)} FROM documents
-       WHERE ${where}${keyset ? ` AND ${keyset.sql}` : ''} ORDER BY ${orderClause(sort)} LIMIT ? OFFSET ?`,
-      [...extra.params, ...params, ...(keyset?.params ?? []), q.limit + 1, offset],
-    );
+    type Row = DocumentRow & { extra: string | null } & Record<string, unknown>;
+    const pageQuery = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number) =>
+      this.store.all<Row>(
+        `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, ${extra.sql} AS extra${keyColumns(sort)} FROM documents
+         WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?`,
+        [...extra.params, ...params, ...range.params, n, skip],
+      );
+    let rows: Row[];
+    if (!after) rows = await pageQuery({ sql: '', params: [], order: orderClause(sort) }, q.limit + 1, offset);
+    else {
+      // Keyset: the ranges after the cursor's position, read in turn until the page is full, so a
+      // deep page costs what the first one does.
+      rows = [];
+      const seen = new Set<string>();
+      for (const range of keysetRanges(sort, after.values, after.id)) {
+        const need = q.limit + 1 - rows.length;
+        if (need <= 0) break;
+        // A document moved by a concurrent update may show in two ranges: once is enough.
+        for (const row of await pageQuery(range, need, 0)) if (!seen.has(row.id) && seen.add(row.id)) rows.push(row);
+      }
+    }
     const page = rows.slice(0, q.limit);
     const known = rows.length ? rows[0].extra : (await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
     const last = rows.length > q.limit ? page[page.length - 1] : undefined;
