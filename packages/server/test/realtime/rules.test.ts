@@ -195,8 +195,8 @@ forEachStore('realtime under rules', (kind) => {
     const socket = await watch(await tokenUrl(server, db.publicKey, ['inbox', MARKS], u.session.token));
     await insert(server, db.secretKey, 'inbox', { to: 'reader@example.com', n: 0 });
     assert.deepEqual((await settle(server, db.secretKey, [socket]))[0], [], 'an unverified e-mail stands for nothing');
-    // No route sets emailVerified yet (§2.1's PATCH /auth/users/:id): the row is changed as that route would.
-    await server.db.store.run('UPDATE users SET email_verified = 1 WHERE id = ?', [u.user.id]);
+    const verified = await request(server, 'PATCH', `/auth/users/${u.user.id}`, { key: db.secretKey, body: { emailVerified: true } });
+    assert.equal(verified.status, 200, verified.text);
     let delivered: Array<Record<string, any>> = [];
     for (let n = 1; delivered.length === 0 && n <= 100; n += 1) {
       await insert(server, db.secretKey, 'inbox', { to: 'reader@example.com', n });
