@@ -16,11 +16,16 @@ export interface Operator {
 /** Operator sessions last a week from sign-in. */
 const OPERATOR_SESSION_MS = 7 * 24 * 3600 * 1000;
 
+/** An operator's password: 8 to 256 characters (400 `weak_password`). */
+function checkOperatorPassword(password: string): void {
+  if (password.length < 8 || password.length > 256) throw new ApiError('weak_password', 'The password must be 8 to 256 characters');
+}
+
 /** Creates an operator; 409 when the e-mail is taken. */
 export async function createOperator(store: Store, email: string, password: string): Promise<Operator> {
   if (!/^[^\s@]+@[^\s@]+$/.test(email.trim()))
     throw new ApiError('validation_failed', 'A valid e-mail is required', [{ path: '/email', message: 'must be an e-mail address' }]);
-  if (password.length < 8 || password.length > 256) throw new ApiError('weak_password', 'The password must be 8 to 256 characters');
+  checkOperatorPassword(password);
   const op: Operator = { id: newId(), email: normalizeEmail(email), createdAt: nowIso() };
   const passwordHash = await hashPassword(password);
   const inserted = await store.get(
@@ -87,4 +92,47 @@ export async function resolveOperator(store: Store, token: string, cache?: Inval
 
 export async function signOutOperator(store: Store, token: string): Promise<void> {
   await store.run('DELETE FROM operator_sessions WHERE token_hash = ?', [hashSecret(token)]);
+}
+
+/** Every operator, oldest first. */
+export async function listOperators(store: Store): Promise<Operator[]> {
+  const rows = await store.all<{ id: string; email: string; created_at: string }>('SELECT id, email, created_at FROM operators ORDER BY created_at, id');
+  return rows.map((r) => ({ id: r.id, email: r.email, createdAt: r.created_at }));
+}
+
+const noOperator = (email: string) => new ApiError('not_found', `No operator has the e-mail ${normalizeEmail(email)}`);
+
+/**
+ * Deletes the operator of an e-mail with its sessions (by cascade). Refuses (409 `conflict`) to
+ * delete the last one: nobody could sign in to the dashboard any more. Every operator row is locked
+ * first (PostgreSQL), so two deletions at once cannot both pass the count and leave none.
+ */
+export async function deleteOperator(store: Store, email: string): Promise<Operator> {
+  return store.transaction(async (tx) => {
+    const rows = await tx.all<{ id: string; email: string; created_at: string }>(
+      `SELECT id, email, created_at FROM operators ORDER BY id${store.dialect.lockRows}`,
+    );
+    const row = rows.find((r) => r.email === normalizeEmail(email));
+    if (!row) throw noOperator(email);
+    if (rows.length === 1) {
+      throw new ApiError('conflict', `${row.email} is the last operator; create another one first (svc operator create), then delete this one`);
+    }
+    await tx.run('DELETE FROM operators WHERE id = ?', [row.id]);
+    return { id: row.id, email: row.email, createdAt: row.created_at };
+  });
+}
+
+/** Sets a new password for the operator of an e-mail and ends every session of theirs (they sign in again). */
+export async function resetOperatorPassword(store: Store, email: string, password: string): Promise<Operator> {
+  checkOperatorPassword(password);
+  const passwordHash = await hashPassword(password);
+  return store.transaction(async (tx) => {
+    const row = await tx.get<{ id: string; email: string; created_at: string }>(
+      'UPDATE operators SET password_hash = ? WHERE email = ? RETURNING id, email, created_at',
+      [passwordHash, normalizeEmail(email)],
+    );
+    if (!row) throw noOperator(email);
+    await tx.run('DELETE FROM operator_sessions WHERE operator_id = ?', [row.id]);
+    return { id: row.id, email: row.email, createdAt: row.created_at };
+  });
 }
