@@ -75,11 +75,22 @@ export async function importDatabase(opts: ImportOptions): Promise<{ header: Hea
     const webhooks = new Set<unknown>();
     const deliveries = new Set<unknown>();
     const owned = (table: string, row: PortableRow): boolean => {
-      if (table === 'databases') return row.id === header.database;
-      if (table === 'webhook_deliveries') return webhooks.has(row.webhook_id) && Boolean(deliveries.add(row.id));
-      if (table === 'webhook_attempts') return deliveries.has(row.delivery_id);
-      if (table === 'webhooks') webhooks.add(row.id);
-      return row.database_id === header.database;
+      switch (table) {
+        case 'databases':
+          return row.id === header.database;
+        case 'webhook_deliveries':
+          if (!webhooks.has(row.webhook_id)) return false;
+          deliveries.add(row.id);
+          return true;
+        case 'webhook_attempts':
+          return deliveries.has(row.delivery_id);
+        case 'webhooks':
+          if (row.database_id !== header.database) return false;
+          webhooks.add(row.id);
+          return true;
+        default:
+          return row.database_id === header.database;
+      }
     };
     const counted: Record<string, number> = {};
     let position = 0;
