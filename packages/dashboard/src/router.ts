@@ -26,6 +26,21 @@ export function usePath(): string {
   return path;
 }
 
+/** The current query string (`?sortBy=score`), re-rendering on every navigation: page state kept in the URL. */
+export function useSearch(): URLSearchParams {
+  const [search, setSearch] = useState(location.search);
+  useEffect(() => {
+    const update = () => setSearch(location.search);
+    window.addEventListener('popstate', update);
+    window.addEventListener(NAVIGATED, update);
+    return () => {
+      window.removeEventListener('popstate', update);
+      window.removeEventListener(NAVIGATED, update);
+    };
+  }, []);
+  return new URLSearchParams(search);
+}
+
 /** Matches `/databases/:id/keys`-style patterns; returns the decoded parameters or null. */
 export function match(pattern: string, path: string): Record<string, string> | null {
   const names: string[] = [];

@@ -1,13 +1,13 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { CollectionList, Database, Doc, DocPage, DocQuery } from '../types.ts';
-import { navigate } from '../router.ts';
+import { navigate, useSearch } from '../router.ts';
 import { JsonEditor, mergePatchBetween, parseObject, type JsonFields } from '../json-editor.tsx';
-import { Confirm, Dialog, Empty, ErrorText, Link, Loaded, Pager, useAction, useLoad, When } from '../ui.tsx';
+import { Confirm, Dialog, Empty, ErrorText, Link, Loaded, useAction, useLoad, When } from '../ui.tsx';
 
 const SYSTEM = ['id', 'createdAt', 'updatedAt'];
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
-type Sort = { by: DocQuery['sortBy']; order: DocQuery['sortOrder'] };
+type Sort = { by: DocQuery['sortBy']; order: NonNullable<DocQuery['sortOrder']> };
 
 /** Collections with counts; a collection's documents in a paged, sortable, filterable table. */
 export function DocumentsPage({ db, collection }: { db: Database; collection?: string }) {
@@ -62,30 +62,82 @@ export function DocumentsPage({ db, collection }: { db: Database; collection?: s
   );
 }
 
+/** A whole number from the URL, or the fallback. */
+const intParam = (v: string | null, fallback: number) => (v !== null && /^\d{1,9}$/.test(v) ? Number(v) : fallback);
+const PAGE_SIZES = [10, 20, 50, 100];
+
+/**
+ * A collection's documents. What the table shows lives in the URL (`?sortBy=score&sortOrder=desc&
+ * filter=…&search=…&fields=title,score&limit=50&cursor=…&at=50`), so a view can be reloaded, shared
+ * and walked with back and forward. "Next" follows the page's `nextCursor` (keyset paging: any depth
+ * costs the same; `at` only numbers the rows); "Previous" goes back by offset.
+ */
 function CollectionView({ db, collection, onChanged }: { db: Database; collection: string; onChanged: () => void }) {
-  const [limit, setLimit] = useState(20);
-  const [offset, setOffset] = useState(0);
-  const [sort, setSort] = useState<Sort>({ by: 'createdAt', order: 'asc' });
-  const [filterText, setFilterText] = useState('');
-  const [filter, setFilter] = useState('');
+  const params = useSearch();
+  const limit = PAGE_SIZES.includes(intParam(params.get('limit'), 20)) ? intParam(params.get('limit'), 20) : 20;
+  const cursor = params.get('cursor') || undefined;
+  const offset = cursor ? undefined : intParam(params.get('offset'), 0);
+  const at = cursor ? intParam(params.get('at'), 0) : (offset ?? 0);
+  const search = params.get('search') ?? '';
+  const filter = params.get('filter') ?? '';
+  const sortParam = params.get('sortBy') || undefined;
+  // Without sortBy the server sorts by createdAt, or by relevance under a search.
+  const sort: Sort = { by: sortParam ?? (search ? undefined : 'createdAt'), order: params.get('sortOrder') === 'desc' ? 'desc' : 'asc' };
+  const chosen = params.has('fields') ? (params.get('fields') ?? '').split(',').filter((f) => f && !SYSTEM.includes(f)) : undefined;
+  const [filterText, setFilterText] = useState(filter);
+  const [searchText, setSearchText] = useState(search);
+  useEffect(() => setFilterText(filter), [filter]);
+  useEffect(() => setSearchText(search), [search]);
   const [filterError, setFilterError] = useState<string>();
   const [open, setOpen] = useState<Doc | 'new'>();
   const [deleting, setDeleting] = useState<Doc>();
+  const opening = useAction();
+
+  /** Changes the URL's view state; a new sort, filter, search or page size starts again at the first page. */
+  const show = (changes: Record<string, string | undefined>, keepPage = false) => {
+    const next = new URLSearchParams(location.search);
+    if (!keepPage) for (const k of ['offset', 'cursor', 'at']) next.delete(k);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === undefined || v === '') next.delete(k);
+      else next.set(k, v);
+    }
+    const query = next.toString();
+    navigate(location.pathname + (query ? `?${query}` : ''));
+  };
+
   const page = useLoad(
     () =>
       api<DocPage>('GET', `/${encodeURIComponent(collection)}/docs`, {
         databaseId: db.id,
-        query: { limit, offset, sortBy: sort.by, sortOrder: sort.order, filter: filter || undefined },
+        query: {
+          limit,
+          offset: offset || undefined,
+          cursor,
+          sortBy: sortParam,
+          sortOrder: sort.order,
+          filter: filter || undefined,
+          search: search || undefined,
+          fields: chosen ? ['id', ...chosen].join(',') : undefined,
+        },
       }),
-    [db.id, collection, limit, offset, sort.by, sort.order, filter],
+    [db.id, collection, limit, offset, cursor, sortParam, sort.order, filter, search, chosen?.join(',')],
   );
-
-  const fields = [...new Set((page.data?.documents ?? []).flatMap((d) => Object.keys(d).filter((k) => !SYSTEM.includes(k))))].slice(0, 6);
+  // The fields the column picker offers: those of a sample of whole documents, and any chosen.
+  const sample = useLoad(
+    () => api<DocPage>('GET', `/${encodeURIComponent(collection)}/docs`, { databaseId: db.id, query: { limit: 50 } }),
+    [db.id, collection],
+  );
+  const seen = (docs: Doc[] | undefined) => (docs ?? []).flatMap((d) => Object.keys(d).filter((k) => !SYSTEM.includes(k)));
+  const offered = [...new Set([...seen(sample.data?.documents), ...(chosen ?? [])])];
+  const fields = chosen ?? [...new Set(seen(page.data?.documents))].slice(0, 6);
   const columns = ['id', ...fields, 'updatedAt'];
-  const sortBy = (col: string) => {
-    setOffset(0);
-    setSort((s) => (s.by === col ? { by: col, order: s.order === 'asc' ? 'desc' : 'asc' } : { by: col, order: 'asc' }));
+  const toggleColumn = (field: string, on: boolean) => {
+    const next = on ? [...fields, field] : fields.filter((f) => f !== field);
+    // `fields` may change between pages of a cursor: the page stays.
+    show({ fields: next.length ? next.join(',') : 'id' }, true);
   };
+  const sortBy = (col: string) =>
+    show(sort.by === col ? { sortBy: col, sortOrder: sort.order === 'asc' ? 'desc' : undefined } : { sortBy: col, sortOrder: undefined });
   const applyFilter = (e: Event) => {
     e.preventDefault();
     const text = filterText.trim();
@@ -94,9 +146,19 @@ function CollectionView({ db, collection, onChanged }: { db: Database; collectio
       if (parsed.error) return setFilterError(`The filter must be a JSON object, like {"status":"open","score":{"$gte":10}}. ${parsed.error}`);
     }
     setFilterError(undefined);
-    setOffset(0);
-    setFilter(text ? JSON.stringify(JSON.parse(text)) : '');
+    show({ filter: text ? JSON.stringify(JSON.parse(text)) : undefined });
   };
+  const applySearch = (e: Event) => {
+    e.preventDefault();
+    show({ search: searchText.trim() || undefined });
+  };
+  const openDocument = (d: Doc) =>
+    // A projected row lacks fields: the editor gets the whole document.
+    chosen
+      ? void opening.run(async () =>
+          setOpen(await api<Doc>('GET', `/${encodeURIComponent(collection)}/docs/${encodeURIComponent(d.id)}`, { databaseId: db.id })),
+        )
+      : setOpen(d);
   const reload = () => {
     page.reload();
     onChanged();
@@ -110,7 +172,19 @@ function CollectionView({ db, collection, onChanged }: { db: Database; collectio
           Insert document
         </button>
       </div>
-      <form class="filter row" onSubmit={applyFilter} role="search">
+      <form class="filter row" onSubmit={applySearch} role="search" aria-label="Full-text search">
+        <label class="grow">
+          Search <span class="muted">(words in the collection's search fields, set on the Settings page)</span>
+          <input name="search" type="search" value={searchText} onInput={(e) => setSearchText(e.currentTarget.value)} placeholder="words to find" />
+        </label>
+        <button type="submit">Search</button>
+        {search && (
+          <button type="button" onClick={() => show({ search: undefined })}>
+            Clear search
+          </button>
+        )}
+      </form>
+      <form class="filter row" onSubmit={applyFilter} role="search" aria-label="Document filter">
         <label class="grow">
           Filter{' '}
           <span class="muted">
@@ -127,24 +201,35 @@ function CollectionView({ db, collection, onChanged }: { db: Database; collectio
         </label>
         <button type="submit">Apply</button>
         {filter && (
-          <button
-            type="button"
-            onClick={() => {
-              setFilterText('');
-              setFilter('');
-              setOffset(0);
-            }}
-          >
+          <button type="button" onClick={() => show({ filter: undefined })}>
             Clear
           </button>
         )}
       </form>
       <ErrorText error={filterError} />
+      <details class="columns">
+        <summary>Columns</summary>
+        <fieldset>
+          <legend class="visually-hidden">Columns to show</legend>
+          {offered.length === 0 && <p class="muted">No fields yet.</p>}
+          {offered.map((f) => (
+            <label key={f} class="inline">
+              <input type="checkbox" checked={fields.includes(f)} onChange={(e) => toggleColumn(f, e.currentTarget.checked)} /> {f}
+            </label>
+          ))}
+          {chosen && (
+            <button type="button" class="small" onClick={() => show({ fields: undefined }, true)}>
+              Default columns
+            </button>
+          )}
+        </fieldset>
+      </details>
+      <ErrorText error={opening.error} />
       <Loaded
         load={page}
         what="Loading documents"
-        isEmpty={(p) => p.documents.length === 0}
-        empty={<p>{filter ? 'No document matches this filter.' : 'This collection is empty.'}</p>}
+        isEmpty={(p) => p.documents.length === 0 && at === 0}
+        empty={<p>{filter || search ? 'No document matches.' : 'This collection is empty.'}</p>}
       >
         {(data) => (
           <>
@@ -182,7 +267,7 @@ function CollectionView({ db, collection, onChanged }: { db: Database; collectio
                         </td>
                       ))}
                       <td class="row-actions">
-                        <button type="button" onClick={() => setOpen(d)} aria-label={`Open ${d.id}`}>
+                        <button type="button" onClick={() => openDocument(d)} aria-label={`Open ${d.id}`}>
                           Open
                         </button>
                         <button type="button" class="danger" onClick={() => setDeleting(d)} aria-label={`Delete ${d.id}`}>
@@ -197,21 +282,31 @@ function CollectionView({ db, collection, onChanged }: { db: Database; collectio
             <div class="row between">
               <label class="inline">
                 Per page
-                <select
-                  value={limit}
-                  onChange={(e) => {
-                    setLimit(Number(e.currentTarget.value));
-                    setOffset(0);
-                  }}
-                >
-                  {[10, 20, 50, 100].map((n) => (
+                <select value={limit} onChange={(e) => show({ limit: e.currentTarget.value === '20' ? undefined : e.currentTarget.value })}>
+                  {PAGE_SIZES.map((n) => (
                     <option key={n} value={n}>
                       {n}
                     </option>
                   ))}
                 </select>
               </label>
-              <Pager offset={offset} limit={limit} total={data.total} onPage={setOffset} />
+              <nav class="pager" aria-label="Pages">
+                <span class="muted">{data.total === 0 ? 'None' : `${at + 1}–${at + data.documents.length} of ${data.total}`}</span>
+                <button
+                  type="button"
+                  disabled={at === 0}
+                  onClick={() => show({ offset: at - limit > 0 ? String(at - limit) : undefined, cursor: undefined, at: undefined }, true)}
+                >
+                  ‹ Previous
+                </button>
+                <button
+                  type="button"
+                  disabled={!data.nextCursor}
+                  onClick={() => show({ cursor: data.nextCursor ?? undefined, at: String(at + data.documents.length), offset: undefined }, true)}
+                >
+                  Next ›
+                </button>
+              </nav>
             </div>
           </>
         )}
