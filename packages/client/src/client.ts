@@ -3,6 +3,7 @@ import { CollectionService } from './collection.js';
 import { Http, type CallOptions, type FetchLike, type RetryOptions, type Sender } from './http.js';
 import { RealtimeService, type RealtimeOptions } from './realtime.js';
 import { RulesService } from './rules.js';
+import { UsersService } from './users.js';
 import { UserSession } from './session.js';
 import { defaultSessionStore, type SessionStore } from './session-store.js';
 import type { CollectionInfo } from './types.js';
@@ -30,7 +31,7 @@ export interface ClientOptions {
   realtime?: Omit<RealtimeOptions, 'WebSocket'>;
 }
 
-/** An svc client: `collection()`, `auth`, `realtime`, `rules`, `webhooks`. Create it with `createClient`. */
+/** An svc client: `collection()`, `auth`, `realtime`, `rules`, `users`, `webhooks`. Create it with `createClient`. */
 export class SvcClient {
   /** End-user accounts (§2). */
   readonly auth: AuthService;
@@ -40,6 +41,8 @@ export class SvcClient {
   readonly rules: RulesService;
   /** Webhook management (§4): secret key, server side. */
   readonly webhooks: WebhooksService;
+  /** The app's users (§2.1): list, change (appMetadata, disabled, …), delete; secret key, server side. */
+  readonly users: UsersService;
   private readonly http: Http;
   /** How document calls are sent: as the signed-in user with a public key, with the key alone with a secret one. */
   private readonly documents: Sender;
@@ -57,6 +60,7 @@ export class SvcClient {
     this.realtime = new RealtimeService(this.http, { ...opts.realtime, WebSocket: opts.WebSocket }, asUser ? session : undefined);
     this.rules = new RulesService(this.http);
     this.webhooks = new WebhooksService(this.http);
+    this.users = new UsersService(this.http);
   }
 
   /** `http(s)://host:port/v1` */

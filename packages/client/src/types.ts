@@ -202,6 +202,13 @@ export type DeleteAccountParams = RequestBody<'/v1/auth/me', 'delete'>;
 export type OAuthProvider = QueryPath<'/v1/auth/oauth/{provider}'>['provider'];
 type QueryPath<P extends keyof paths> = Operation<P, 'get'> extends { parameters: { path: infer X } } ? X : never;
 
+/** `GET /auth/users`: a page of users, oldest first, and how many match in all (§2.1; secret key). */
+export type UserList = ResponseBody<'/v1/auth/users', 'get', 200>;
+/** `limit`, `offset`, and `email`: a prefix of the e-mail (case-insensitive). */
+export type UserListParams = Partial<QueryParams<'/v1/auth/users', 'get'>>;
+/** What the app's backend may change on a user (§2.1): `name`, `avatar`, `emailVerified`, `appMetadata` (replaced whole), `disabled`. */
+export type AdminUpdateUserParams = RequestBody<'/v1/auth/users/{id}', 'patch'>;
+
 /** A realtime token (§3). */
 export type RealtimeToken = ResponseBody<'/v1/realtime/token', 'post', 201>;
 
