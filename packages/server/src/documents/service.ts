@@ -336,7 +336,8 @@ export class DocumentsService {
         ? { keys: [searched.rankKey], nullable: [false], desc: false }
         : sortOf(dialect.json, sortField, q.sortOrder === 'desc');
     // A cursor is bound to everything the order and the set depend on; limit and fields may change between pages.
-    const binding = cursors.binding([databaseId, collection, q.sortBy, q.sortOrder, q.filter, q.search || undefined]);
+    // The effective sort: no sortBy means createdAt (or the rank, under a search), so both spellings share cursors.
+    const binding = cursors.binding([databaseId, collection, q.sortBy ?? (searched ? undefined : 'createdAt'), q.sortOrder, q.filter, q.search || undefined]);
     const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
     const rule = read?.filter === undefined ? undefined : compileFilter(dialect.json, JSON.stringify(read.filter));
     const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);

@@ -174,9 +174,16 @@ forEachStore('cursor paging', (kind) => {
     const list = (query: Query, collection = 'big') => api.request('GET', `/${collection}/docs`, { query });
     const same = { sortBy: 'v', limit: 3, filter: '{"group":"a"}' };
 
-    test('the cursor works with the parameters that gave it', async () => {
+    test('the cursor works with the parameters that gave it (a default spelled out is the same)', async () => {
       const r = await list({ ...same, cursor });
       assert.equal(r.status, 200, r.text);
+      const byDefault = (await api.get<Page>('/big/docs', 200, { query: { limit: 3 } })).nextCursor!;
+      const spelled = await api.get<Page>('/big/docs', 200, { query: { limit: 3, sortBy: 'createdAt', sortOrder: 'asc', cursor: byDefault } });
+      const whole = await api.get<Page>('/big/docs', 200, { query: { limit: 6 } });
+      assert.deepEqual(
+        spelled.documents.map((d) => d.id),
+        whole.documents.slice(3).map((d) => d.id),
+      );
     });
 
     test('a tampered cursor → 400 invalid_cursor', async () => {
