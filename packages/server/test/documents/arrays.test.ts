@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
 import { useServer } from '../helpers/server.ts';
 import { apiClient, assertError } from '../helpers/api.ts';
+import { newUser } from '../helpers/auth-client.ts';
 
 /**
  * Issue 13, items 1, 2 and 7: arrays as in MongoDB, `$prefix` and `$icontains` (API.md §1.1). One
@@ -196,5 +197,50 @@ forEachStore('documents: arrays, $prefix and $icontains', (kind) => {
     for (const body of [{ 'a.b': 1 }, { $set: 1 }, { n: { 'x.y': 1 } }, { list: [{ $gt: 1 }] }]) {
       assertError(await api.request('POST', '/items/docs', { body }), 400, 'invalid_field_name', JSON.stringify(body));
     }
+  });
+
+  test('rules (§10): a $auth comparison matches a scalar only; $all is membership; lists and gets agree', async () => {
+    await api.put('/rules', {
+      rules: {
+        notes: { read: { owner: { $auth: 'id' } }, create: true },
+        boards: { read: { members: { $all: [{ $auth: 'id' }] } }, create: true },
+      },
+    });
+    const ann = await newUser(t.server, t.db.publicKey, 'ann@arrays.test');
+    const id = ann.user.id;
+    await api.post(
+      '/notes/bulk',
+      {
+        documents: [
+          { id: 'n1', owner: id },
+          { id: 'n2', owner: [id] },
+          { id: 'n3', owner: [id, 'x'] },
+          { id: 'n4', owner: 'x' },
+        ],
+      },
+      201,
+    );
+    await api.post(
+      '/boards/bulk',
+      { documents: [{ id: 'b1', members: [id, 'x'] }, { id: 'b2', members: id }, { id: 'b3', members: ['x'] }, { id: 'b4' }] },
+      201,
+    );
+    const as = apiClient(
+      () => t.server,
+      () => t.db.publicKey,
+      () => ({ headers: { 'x-session-token': ann.session.token } }),
+    );
+    const ids = async (collection: string, filter?: unknown) =>
+      (await as.get<Page>(`/${collection}/docs`, 200, { query: { sortBy: 'id', ...(filter ? { filter: JSON.stringify(filter) } : {}) } })).documents.map(
+        (d) => d.id,
+      );
+    assert.deepEqual(await ids('notes'), ['n1']);
+    assert.deepEqual(await ids('notes', { owner: id }), ['n1'], "the caller's own filter opens arrays, the rule does not");
+    assert.deepEqual(await ids('boards'), ['b1', 'b2']);
+    assert.deepEqual(await ids('boards', { members: 'x' }), ['b1']);
+    await as.get('/notes/docs/n1', 200);
+    assertError(await as.request('GET', '/notes/docs/n2'), 404, 'not_found');
+    await as.get('/boards/docs/b1', 200);
+    assertError(await as.request('GET', '/boards/docs/b3'), 404, 'not_found');
   });
 });
