@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { ApiError } from '../errors.ts';
+import { StoreUnavailable } from '../store/errors.ts';
 import { openBulk, type BulkConnection, type PortableRow } from '../store/bulk/bulk.ts';
 import { MIGRATIONS } from '../store/migrations/index.ts';
 import type { StoreTimeouts } from '../store/timeouts.ts';
@@ -176,6 +177,7 @@ class Inserter {
   private table = '';
   private columns: string[] = [];
   private rows: PortableRow[] = [];
+  private lastLine = 0;
   private readonly known = new Map<string, Set<string>>();
   constructor(
     private readonly c: BulkConnection,
@@ -201,6 +203,7 @@ class Inserter {
       this.columns = columns;
     }
     this.rows.push(row);
+    this.lastLine = lineNo;
     if (this.rows.length >= Math.min(MAX_ROWS, Math.floor(MAX_PARAMS / Math.max(1, columns.length)))) await this.flush();
   }
 
@@ -209,10 +212,16 @@ class Inserter {
     const { columns, rows } = this;
     this.rows = [];
     const tuple = `(${columns.map(() => '?').join(', ')})`;
-    await this.c.run(
-      `INSERT INTO ${this.table} (${columns.map(quoteIdent).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`,
-      rows.flatMap((r) => columns.map((col) => r[col])),
-    );
+    try {
+      await this.c.run(
+        `INSERT INTO ${this.table} (${columns.map(quoteIdent).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`,
+        rows.flatMap((r) => columns.map((col) => r[col])),
+      );
+    } catch (e) {
+      // A constraint (a duplicate row, a parent missing): say which rows, keep the store's words.
+      if (e instanceof StoreUnavailable) throw e;
+      throw badFile(this.lastLine, `the ${this.table} rows up to here could not be written: ${e instanceof Error ? e.message : String(e)}`);
+    }
     await this.inserted(this.table, rows);
   }
 }

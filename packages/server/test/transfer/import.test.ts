@@ -61,6 +61,7 @@ forEachStore('svc import is all or nothing', (kind) => {
     const end = lines.at(-1)!;
     const r = await importText('dup.ndjson', `${[...lines.slice(0, -1), docs[0], end].join('\n')}\n`);
     assert.notEqual(r.code, 0);
+    assert.match(r.error!.message, /the documents rows up to here could not be written/);
     assert.deepEqual(await leftovers(), nothing);
   });
 
