@@ -65,6 +65,7 @@ const RANGE = new Map<string, CompareOp>([
 ]);
 const MAX_CLAUSES = 100;
 const MAX_LIST = 1000;
+const MAX_ARRAY_SIZE = 2_147_483_647;
 
 /**
  * The key of an operand that compares with a field's value itself, never with the elements of an
@@ -295,6 +296,7 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
       }
       case '$size': {
         const n = sizeOperand(raw);
+        if (n > MAX_ARRAY_SIZE) return '(1 = 0)'; // no stored array is that long (nor does PostgreSQL's integer reach it)
         return whole((t) => {
           params.push(n);
           return json.arraySize(t);

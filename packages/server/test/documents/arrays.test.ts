@@ -74,6 +74,7 @@ const CASES: Array<[unknown, string[]]> = [
   [{ tags: { $size: 2 } }, ['a1']],
   [{ tags: { $size: 6 } }, ['a5']],
   [{ s: { $size: 1 } }, []],
+  [{ tags: { $size: 2 ** 40 } }, []],
   // $elemMatch: operators on the element itself, or a filter on its fields
   [{ s: { $elemMatch: { $gt: 4, $lt: 6 } } }, ['a7']],
   [{ tags: { $elemMatch: { $in: ['home', 2] } } }, ['a1', 'a2', 'a5']],
