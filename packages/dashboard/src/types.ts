@@ -59,11 +59,13 @@ export type DocQuery = NonNullable<paths['/v1/{collection}/docs']['get']['parame
 /** One page of a collection's documents. */
 export type DocPage = Answer<'/v1/{collection}/docs', 'get'>;
 
-/** One page of a database's end users. */
-export type UserPage = Answer<'/v1/admin/databases/{id}/users', 'get'>;
+/** `GET /auth/users` (API.md §2.1, with the operator token and X-Database-Id): one page of a database's end users, oldest first. */
+export type UserPage = Answer<'/v1/auth/users', 'get'>;
 /** An end user. */
 export type User = UserPage['users'][number];
-/** An end user with its live session count and linked providers. */
+/** What `PATCH /auth/users/:id` changes: name, avatar, emailVerified, appMetadata (replaced whole), disabled. */
+export type UserPatch = Body<'/v1/auth/users/{id}', 'patch'>;
+/** An end user with its live session count and linked providers (the dashboard's extras). */
 export type UserDetail = Answer<'/v1/admin/databases/{id}/users/{userId}', 'get'>;
 /** `POST /admin/databases/:id/users/:userId/sign-out`: how many sessions ended. */
 export type UserSignOut = Answer<'/v1/admin/databases/{id}/users/{userId}/sign-out', 'post'>;

@@ -1,16 +1,22 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import type { Database, User, UserDetail, UserPage, UserSignOut } from '../types.ts';
-import { Confirm, Dialog, Loaded, Pager, useLoad, useToast, When } from '../ui.tsx';
+import { JsonEditor, parseObject } from '../json-editor.tsx';
+import type { Database, User, UserDetail, UserPage, UserPatch, UserSignOut } from '../types.ts';
+import { Confirm, Dialog, ErrorText, Loaded, Pager, useAction, useLoad, useToast, When } from '../ui.tsx';
 
-/** End users of a database: search by e-mail, view, delete, sign out everywhere. */
+/**
+ * End users of a database: search by e-mail prefix, view, edit appMetadata, disable or enable, mark
+ * verified, send a password-reset e-mail, sign out everywhere, delete. Listing, changing and
+ * deleting go through the app's own routes (API.md §2.1 /auth/users) with the operator token and
+ * X-Database-Id; the live session count, providers and "sign out everywhere" through /admin.
+ */
 export function UsersPage({ db }: { db: Database }) {
-  const path = `/admin/databases/${encodeURIComponent(db.id)}/users`;
+  const adminPath = `/admin/databases/${encodeURIComponent(db.id)}/users`;
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
   const limit = 20;
-  const page = useLoad(() => api<UserPage>('GET', path, { query: { search, limit, offset } }), [db.id, search, offset]);
+  const page = useLoad(() => api<UserPage>('GET', '/auth/users', { databaseId: db.id, query: { email: search, limit, offset } }), [db.id, search, offset]);
   const [viewing, setViewing] = useState<User>();
   const [deleting, setDeleting] = useState<User>();
   const toast = useToast();
@@ -30,8 +36,8 @@ export function UsersPage({ db }: { db: Database }) {
         }}
       >
         <label class="grow">
-          Search by e-mail
-          <input type="search" name="search" value={searchText} onInput={(e) => setSearchText(e.currentTarget.value)} placeholder="ann@example.com" />
+          Search by e-mail (starts with)
+          <input type="search" name="search" value={searchText} onInput={(e) => setSearchText(e.currentTarget.value)} placeholder="ann@" />
         </label>
         <button type="submit">Search</button>
         {search && (
@@ -51,7 +57,7 @@ export function UsersPage({ db }: { db: Database }) {
         load={page}
         what="Loading users"
         isEmpty={(p) => p.users.length === 0}
-        empty={<p>{search ? `No user's e-mail contains “${search}”.` : 'No users yet. They appear when your app signs them up (POST /v1/auth/sign-up).'}</p>}
+        empty={<p>{search ? `No user's e-mail starts with “${search}”.` : 'No users yet. They appear when your app signs them up (POST /v1/auth/sign-up).'}</p>}
       >
         {(data) => (
           <>
@@ -62,6 +68,7 @@ export function UsersPage({ db }: { db: Database }) {
                     <th>E-mail</th>
                     <th>Name</th>
                     <th>Verified</th>
+                    <th>Status</th>
                     <th>Signed up</th>
                     <th>
                       <span class="visually-hidden">Actions</span>
@@ -74,6 +81,7 @@ export function UsersPage({ db }: { db: Database }) {
                       <td>{u.email}</td>
                       <td>{u.name ?? <span class="muted">—</span>}</td>
                       <td>{u.emailVerified ? 'yes' : 'no'}</td>
+                      <td>{u.disabled ? <span class="badge failed">disabled</span> : 'active'}</td>
                       <td>
                         <When at={u.createdAt} />
                       </td>
@@ -96,8 +104,12 @@ export function UsersPage({ db }: { db: Database }) {
       </Loaded>
       {viewing && (
         <UserDialog
-          path={`${path}/${encodeURIComponent(viewing.id)}`}
-          onClose={() => setViewing(undefined)}
+          db={db}
+          adminPath={`${adminPath}/${encodeURIComponent(viewing.id)}`}
+          onClose={() => {
+            setViewing(undefined);
+            page.reload();
+          }}
           onDelete={() => {
             setDeleting(viewing);
             setViewing(undefined);
@@ -112,13 +124,14 @@ export function UsersPage({ db }: { db: Database }) {
           danger
           onClose={() => setDeleting(undefined)}
           onConfirm={async () => {
-            await api('DELETE', `${path}/${encodeURIComponent(deleting.id)}`);
+            await api('DELETE', `/auth/users/${encodeURIComponent(deleting.id)}`, { databaseId: db.id });
             toast.toast(`Deleted ${deleting.email}.`);
             page.reload();
           }}
         >
           <p>
-            Delete <strong>{deleting.email}</strong>? Their sessions end and their linked sign-in providers are removed. Their documents stay.
+            Delete <strong>{deleting.email}</strong>? Their sessions end, their realtime connections close and their linked sign-in providers are removed. Their
+            documents stay.
           </p>
         </Confirm>
       )}
@@ -127,11 +140,36 @@ export function UsersPage({ db }: { db: Database }) {
   );
 }
 
-function UserDialog({ path, onClose, onDelete, toast }: { path: string; onClose: () => void; onDelete: () => void; toast: (m: string) => void }) {
-  const detail = useLoad(() => api<UserDetail>('GET', path), [path]);
+const pretty = (v: unknown) => JSON.stringify(v, null, 2);
+
+function UserDialog({
+  db,
+  adminPath,
+  onClose,
+  onDelete,
+  toast,
+}: {
+  db: Database;
+  adminPath: string;
+  onClose: () => void;
+  onDelete: () => void;
+  toast: (m: string) => void;
+}) {
+  const detail = useLoad(() => api<UserDetail>('GET', adminPath), [adminPath]);
   const [signingOut, setSigningOut] = useState(false);
+  const [disabling, setDisabling] = useState(false);
+  const [resetting, setResetting] = useState(false);
+  const act = useAction();
+  /** PATCH /auth/users/:id, then the dialog shows the user as the server answered. */
+  const change = (id: string, patch: UserPatch, done: string) =>
+    act.run(async () => {
+      await api('PATCH', `/auth/users/${encodeURIComponent(id)}`, { databaseId: db.id, body: patch });
+      detail.reload();
+      toast(done);
+    });
+
   return (
-    <Dialog title="User" onClose={onClose}>
+    <Dialog title="User" onClose={onClose} wide>
       <Loaded load={detail}>
         {({ user, activeSessions, providers }) => (
           <>
@@ -143,7 +181,9 @@ function UserDialog({ path, onClose, onDelete, toast }: { path: string; onClose:
               <dt>Id</dt>
               <dd class="mono">{user.id}</dd>
               <dt>Verified</dt>
-              <dd>{user.emailVerified ? 'yes' : 'no'}</dd>
+              <dd data-testid="verified">{user.emailVerified ? 'yes' : 'no'}</dd>
+              <dt>Status</dt>
+              <dd data-testid="status">{user.disabled ? 'disabled: cannot sign in' : 'active'}</dd>
               <dt>Signed up</dt>
               <dd>{user.createdAt}</dd>
               <dt>Providers</dt>
@@ -151,9 +191,35 @@ function UserDialog({ path, onClose, onDelete, toast }: { path: string; onClose:
               <dt>Active sessions</dt>
               <dd data-testid="active-sessions">{activeSessions}</dd>
             </dl>
+            <AppMetadataEditor
+              key={`${user.id}:${user.updatedAt}`}
+              value={user.appMetadata}
+              busy={act.busy}
+              onSave={(appMetadata) => change(user.id, { appMetadata }, 'App metadata saved. Rules read it from the next request.')}
+            />
+            <ErrorText error={act.error} />
             <div class="actions">
               <button type="button" class="danger" onClick={onDelete}>
                 Delete
+              </button>
+              {user.disabled ? (
+                <button type="button" disabled={act.busy} onClick={() => change(user.id, { disabled: false }, `${user.email} can sign in again.`)}>
+                  Enable
+                </button>
+              ) : (
+                <button type="button" class="danger" onClick={() => setDisabling(true)}>
+                  Disable
+                </button>
+              )}
+              <button
+                type="button"
+                disabled={act.busy}
+                onClick={() => change(user.id, { emailVerified: !user.emailVerified }, user.emailVerified ? 'Marked as not verified.' : 'Marked as verified.')}
+              >
+                {user.emailVerified ? 'Mark not verified' : 'Mark verified'}
+              </button>
+              <button type="button" onClick={() => setResetting(true)}>
+                Send password reset
               </button>
               <button type="button" onClick={() => setSigningOut(true)} disabled={activeSessions === 0}>
                 Sign out everywhere
@@ -162,6 +228,25 @@ function UserDialog({ path, onClose, onDelete, toast }: { path: string; onClose:
                 Close
               </button>
             </div>
+            {disabling && (
+              <Confirm
+                title="Disable user"
+                action="Disable user"
+                danger
+                onClose={() => setDisabling(false)}
+                onConfirm={async () => {
+                  await api('PATCH', `/auth/users/${encodeURIComponent(user.id)}`, { databaseId: db.id, body: { disabled: true } satisfies UserPatch });
+                  detail.reload();
+                  toast(`${user.email} is disabled.`);
+                }}
+              >
+                <p>
+                  Disable <strong>{user.email}</strong>? Every session ends now, their realtime connections close, and they cannot sign in (password, e-mail
+                  link or provider) until you enable them again. Nothing is deleted.
+                </p>
+              </Confirm>
+            )}
+            {resetting && <ResetDialog db={db} email={user.email} onClose={() => setResetting(false)} toast={toast} />}
           </>
         )}
       </Loaded>
@@ -171,7 +256,7 @@ function UserDialog({ path, onClose, onDelete, toast }: { path: string; onClose:
           action="Sign out"
           onClose={() => setSigningOut(false)}
           onConfirm={async () => {
-            const r = await api<UserSignOut>('POST', `${path}/sign-out`);
+            const r = await api<UserSignOut>('POST', `${adminPath}/sign-out`);
             toast(`Ended ${r.endedSessions} session${r.endedSessions === 1 ? '' : 's'}.`);
             detail.reload();
           }}
@@ -180,5 +265,54 @@ function UserDialog({ path, onClose, onDelete, toast }: { path: string; onClose:
         </Confirm>
       )}
     </Dialog>
+  );
+}
+
+/** The user's appMetadata as JSON: set only here or by the app's backend; the user reads it, rules compare with it. */
+function AppMetadataEditor({ value, busy, onSave }: { value: Record<string, unknown>; busy: boolean; onSave: (v: Record<string, unknown>) => void }) {
+  const [text, setText] = useState(pretty(value));
+  const parsed = useMemo(() => parseObject(text, 'App metadata'), [text]);
+  const changed = parsed.value !== undefined && JSON.stringify(parsed.value) !== JSON.stringify(value);
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (parsed.value) onSave(parsed.value);
+      }}
+    >
+      <JsonEditor label="App metadata (JSON; the user reads it, only you change it)" what="App metadata" value={text} onInput={setText} rows={6} />
+      <div class="actions">
+        {changed && <span class="muted small">Unsaved changes</span>}
+        <button type="submit" class="primary" disabled={busy || !changed}>
+          Save app metadata
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Mails the user a password-reset link (POST /auth/forgot-password), opening the URL chosen here or the database's site URL. */
+function ResetDialog({ db, email, onClose, toast }: { db: Database; email: string; onClose: () => void; toast: (m: string) => void }) {
+  const { siteUrl, redirectUrls } = db.settings;
+  const [url, setUrl] = useState(siteUrl ?? redirectUrls[0] ?? '');
+  return (
+    <Confirm
+      title="Send password reset"
+      action="Send e-mail"
+      onClose={onClose}
+      onConfirm={async () => {
+        await api('POST', '/auth/forgot-password', { databaseId: db.id, body: { email, redirectUrl: url.trim() || undefined } });
+        toast(`Password-reset e-mail sent to ${email}.`);
+      }}
+    >
+      <p>
+        Mail <strong>{email}</strong> a link to set a new password (valid 1 hour). Using it signs them out everywhere.
+      </p>
+      <label>
+        The link opens
+        <input type="url" name="redirectUrl" value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://app.example.com/reset-password" />
+      </label>
+      <p class="muted small">An allowed redirect URL of this database (Settings); empty: the site URL.</p>
+    </Confirm>
   );
 }
