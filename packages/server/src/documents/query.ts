@@ -303,6 +303,7 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
         });
       }
       case '$elemMatch': {
+        if (depth >= 8) throw invalidFilter('filter nests too deeply');
         const form = elemMatchForm(raw);
         const inner = raw as Record<string, unknown>;
         return whole((t) =>

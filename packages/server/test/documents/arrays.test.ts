@@ -191,7 +191,12 @@ forEachStore('documents: arrays, $prefix and $icontains', (kind) => {
       { id: { $size: 'x' } },
       { id: { $prefix: 2 } },
     ];
+    // $elemMatch nests as deeply as $and/$or may (8)
+    bad.push(Array.from({ length: 12 }).reduce<unknown>((f) => ({ $elemMatch: f }), { $gt: 1 }));
+    bad[bad.length - 1] = { tags: bad[bad.length - 1] };
     for (const filter of bad) assertError(await list(filter), 400, 'invalid_filter', JSON.stringify(filter));
+    const nested = Array.from({ length: 3 }).reduce<unknown>((f) => ({ $elemMatch: f }), { $gt: 1 });
+    assert.equal((await list({ tags: nested })).status, 200);
   });
 
   test('keys a field path could not name are refused in writes', async () => {
