@@ -11,9 +11,9 @@ export type Rule = boolean | 'signedIn' | JsonObject;
 export type Rules = Record<string, Partial<Record<Operation, Rule>>>;
 
 /**
- * The signed-in end user a rule is evaluated for, read as the user is now. `appMetadata` is
- * optional: users don't carry it yet (API.md §2.1), and a missing one makes every
- * `{"$auth": "appMetadata.…"}` operand missing.
+ * The signed-in end user a rule is evaluated for, read as the user is now. `appMetadata` is what
+ * the app's backend set (auth/user-admin.ts); absent when the row's column is not a JSON object,
+ * which makes every `{"$auth": "appMetadata.…"}` operand missing.
  */
 export interface RuleUser {
   id: string;
