@@ -80,6 +80,17 @@ interface DocumentRow {
 
 const SYSTEM_FIELDS = ['id', 'createdAt', 'updatedAt'];
 
+/**
+ * A signed cursor holds only values its list produced, but one forged by someone who knows the key
+ * could hold text where PostgreSQL expects a number: its data exception (SQLSTATE class 22) is the
+ * cursor's fault, a 400, never a 500.
+ */
+const refuseForged = (e: unknown): never => {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('22')) throw new ApiError('invalid_cursor', 'The cursor does not fit this sort');
+  throw e;
+};
+
 /** The 404 of a document (a path id is any string: cut it short in the message). */
 const missing = (collection: string, id: string) => notFound(`Document '${id.slice(0, 200)}' not found in collection '${collection}'`);
 
@@ -383,7 +394,7 @@ export class DocumentsService {
         const need = q.limit + 1 - rows.length;
         if (need <= 0) break;
         // A document moved by a concurrent update may show in two ranges: once is enough.
-        for (const row of await pageQuery(range, need, 0)) if (!seen.has(row.id) && seen.add(row.id)) rows.push(row);
+        for (const row of await pageQuery(range, need, 0).catch(refuseForged)) if (!seen.has(row.id) && seen.add(row.id)) rows.push(row);
       }
     }
     const page = rows.slice(0, q.limit);

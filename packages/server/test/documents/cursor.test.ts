@@ -1,7 +1,8 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { useServer } from '../helpers/server.ts';
+import { errorCode, useServer } from '../helpers/server.ts';
+import { CursorCodec } from '../../src/documents/cursor.ts';
 import { apiClient, assertError, type ApiClient } from '../helpers/api.ts';
 import { newUser, withSession } from '../helpers/auth-client.ts';
 
@@ -194,6 +195,23 @@ forEachStore('cursor paging', (kind) => {
       const flipped = (s: string, at: number) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1);
       for (const bad of [forged, flipped(cursor, 3), flipped(cursor, cursor.length - 2), `${body}.`, body, 'x', `${cursor}.x`, `${body}.${mac}${mac}`]) {
         assertError(await list({ ...same, cursor: bad }), 400, 'invalid_cursor', bad);
+      }
+    });
+
+    test('a cursor forged with the key (values of the wrong types) is a 400 or a page, never a 500', async () => {
+      const codec = new CursorCodec(t.server.config.databaseUrl);
+      const keys = kind === 'postgres' ? 3 : 2;
+      for (const [sortBy, values] of [
+        ['v', Array(keys).fill('not a number')],
+        ['v', [7, ...Array(keys - 1).fill('x')]],
+        ['v', [1, ...Array(keys - 1).fill(1e308)]],
+        ['createdAt', [12]],
+        ['id', []],
+      ] as const) {
+        const binding = codec.binding([t.db.databaseId, 'big', sortBy, 'asc', undefined, undefined]);
+        const forged = codec.encode(binding, { values: [...values], id: 'x' });
+        const r = await list({ sortBy, cursor: forged });
+        assert.ok(r.status === 200 || (r.status === 400 && errorCode(r) === 'invalid_cursor'), `${sortBy} ${JSON.stringify(values)}: ${r.status} ${r.text}`);
       }
     });
 
