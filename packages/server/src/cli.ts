@@ -1,5 +1,6 @@
 import { buildProgram } from './cli/commands.ts';
-import { failureMessage } from './cli/output.ts';
+import { CommanderError } from 'commander';
+import { CliError, failureMessage, setJsonOutput } from './cli/output.ts';
 
 /**
  * The `svc` command (bin/svc.js runs it). It works on the store named by DATABASE_URL through the
@@ -8,9 +9,21 @@ import { failureMessage } from './cli/output.ts';
  * by cli/commands.ts. Exit code 0 on success; on any failure 1, with the reason on standard error
  * and no stack trace.
  */
+// `svc … | head` closes standard output early: that is no failure worth a stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(process.exitCode ?? 0);
+});
+// Until a command runs (cli/commands.ts then reads --json where commander put it), a refusal of
+// the command line itself is printed as JSON when --json appears anywhere.
+setJsonOutput(process.argv.slice(2).includes('--json'));
 buildProgram()
   .parseAsync()
   .catch((e: unknown) => {
-    console.error(failureMessage(e));
-    process.exitCode = 1;
+    if (e instanceof CommanderError && /^commander\.(help|helpDisplayed|version)$/.test(e.code)) {
+      process.exitCode = e.exitCode; // the help is printed already: 0 when asked for, 1 for a group named without a command
+      return;
+    }
+    console.error(failureMessage(e instanceof CommanderError ? new CliError(e.message.replace(/^error: /, '')) : e));
+    process.exitCode = e instanceof CommanderError ? e.exitCode : 1;
   });

@@ -21,7 +21,10 @@ export function buildProgram(): Command {
     )
     .option('--json', 'print the result as one JSON document (errors too, on standard error)')
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
-    .showHelpAfterError('(add --help for usage)');
+    // Commander's own refusals (unknown command, missing option) are thrown, not printed, so that
+    // cli.ts prints them as every other failure: one line, or JSON under --json. Inherited by every command.
+    .exitOverride()
+    .configureOutput({ outputError: () => undefined });
 
   // --json is read before or after the command's name: `svc --json database list` or `svc database list --json`.
   program.hook('preAction', (_program, action) => setJsonOutput(action.optsWithGlobals().json === true));

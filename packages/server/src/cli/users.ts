@@ -8,7 +8,7 @@ import { example, print, table, withStore } from './output.ts';
 /** A whole number from `min` on, for an option. */
 const integer = (min: number) => (raw: string) => {
   const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || n < min) throw new InvalidArgumentError(`must be a whole number from ${min} on`);
+  if (!/^\d+$/.test(raw.trim()) || n < min) throw new InvalidArgumentError(`it must be a whole number, ${min} or more`);
   return n;
 };
 
