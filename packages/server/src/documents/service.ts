@@ -377,9 +377,12 @@ export class DocumentsService {
     }
     // One row more than the page tells whether there is a next page (nextCursor null on the last).
     type Row = DocumentRow & { extra: string | null } & Record<string, unknown>;
+    // A search's first page counts its matches in the same query (all of them are ranked anyway): one
+    // full-text lookup instead of two. Later pages find the count in the CountCache.
+    const counted = searched !== undefined && after === undefined;
     const pageQuery = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number) =>
       this.store.all<Row>(
-        `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, ${extra.sql} AS extra${keyColumns(sort)} FROM documents
+        `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, ${extra.sql} AS extra${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
          WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?`,
         [...extra.params, ...params, ...range.params, n, skip],
       );
@@ -401,9 +404,11 @@ export class DocumentsService {
     const known = rows.length ? rows[0].extra : (await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
     const last = rows.length > q.limit ? page[page.length - 1] : undefined;
     const nextCursor = last ? cursors.encode(binding, { values: keyValues(sort, last), id: last.id }) : null;
+    const matched = counted && rows.length ? Number(rows[0].matched) : undefined;
+    if (matched !== undefined) this.counts.set(this.counts.key(databaseId, known ?? '0', where, params), matched);
     return answer(
       page.map((r) => shownRow(r, projection)),
-      await totalOf(known),
+      matched ?? (await totalOf(known)),
       nextCursor,
     );
   }
