@@ -63,20 +63,20 @@ const zipf = (() => {
 const sentence = (rnd: () => number, words: number) => Array.from({ length: words }, () => zipf(rnd)).join(' ');
 
 /** The i-th article: ~1 KB of text in `title` and `body`. */
-function makeArticle(rnd: () => number): (i: number) => Record<string, unknown> {
+export function makeArticle(rnd: () => number): (i: number) => Record<string, unknown> {
   return (i) => ({ title: sentence(rnd, 8), body: `${sentence(rnd, 70)}. ${sentence(rnd, 70)}.`, n: i });
 }
 
 /** Two distinct words of ranks [from, to). */
-function pairOf(rnd: () => number, from: number, to: number): string {
+export function pairOf(rnd: () => number, from: number, to: number): string {
   const a = VOCAB[from + Math.floor(rnd() * (to - from))];
   let b = a;
   while (b === a) b = VOCAB[from + Math.floor(rnd() * (to - from))];
   return `${a} ${b}`;
 }
 
-const MID: [number, number] = [100, 1000];
-const COMMON: [number, number] = [5, 30];
+export const MID: [number, number] = [100, 1000];
+export const COMMON: [number, number] = [5, 30];
 
 interface Row {
   scenario: string;
