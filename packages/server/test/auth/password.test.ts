@@ -27,7 +27,8 @@ forEachStore('auth: passwords and sessions', (kind) => {
     assert.equal(r.status, 201, r.text);
     const body = r.json as SignedIn;
     assert.deepEqual(Object.keys(body).sort(), ['session', 'user']);
-    assert.deepEqual(Object.keys(body.user).sort(), ['avatar', 'createdAt', 'email', 'emailVerified', 'id', 'name', 'updatedAt']);
+    assert.deepEqual(Object.keys(body.user).sort(), ['appMetadata', 'avatar', 'createdAt', 'disabled', 'email', 'emailVerified', 'id', 'name', 'updatedAt']);
+    assert.deepEqual([body.user.appMetadata, body.user.disabled], [{}, false]);
     assert.equal(body.user.email, 'ada@example.com');
     assert.equal(body.user.name, 'Ada');
     assert.equal(body.user.avatar, null);
