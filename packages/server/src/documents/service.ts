@@ -5,7 +5,7 @@ import { isoAt } from '../auth/tokens.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
 import type { Param, Queryable, Store, Transaction } from '../store/store.ts';
-import { appendChanges, changeGroup } from '../changes/append.ts';
+import { appendChanges, changeGroup, deferDocuments } from '../changes/append.ts';
 import type { ChangeEvent, ChangeListener, NewChange } from '../changes/events.ts';
 import type { AutoIndexer } from './indexes.ts';
 import { checkDocumentId, isDocumentId } from './names.ts';
@@ -139,6 +139,37 @@ function refuseRepeatedIds(items: Array<{ id: string }>, collection: string): vo
   }
 }
 
+/** A document of a create or a bulk, checked and serialised; `generated`: the service chose its id. */
+interface NewDocument {
+  id: string;
+  data: JsonObject;
+  text: string;
+  generated: boolean;
+}
+
+/**
+ * Per shared transaction of a commit group (its state object), what each write hook prefetched:
+ * the writes of one group run one after another on one connection, under the database's lock,
+ * so the first one's read (e.g. the database's webhooks) serves them all, saving a round trip
+ * per write. Outside a group (SQLite; a lone transaction) every write reads for itself.
+ */
+const prefetchedInGroup = new WeakMap<object, Map<WriteHook, Promise<unknown>>>();
+
+function prefetchOnce(hook: WriteHook, tx: Transaction, databaseId: string): Promise<unknown> {
+  const state = tx.group?.state;
+  if (typeof state !== 'object' || state === null) return hook.prefetch(tx, databaseId);
+  let byHook = prefetchedInGroup.get(state);
+  if (!byHook) prefetchedInGroup.set(state, (byHook = new Map()));
+  let read = byHook.get(hook);
+  if (!read) {
+    read = hook.prefetch(tx, databaseId);
+    byHook.set(hook, read);
+    // A failed read is not kept: the member fails (and may run again), the next one reads anew.
+    read.catch(() => byHook.delete(hook));
+  }
+  return read;
+}
+
 /** The service behind the §1 routes. Every write records its change in the same transaction. */
 export class DocumentsService {
   private readonly counts = new CountCache();
@@ -161,13 +192,14 @@ export class DocumentsService {
     return text;
   }
 
-  private prepareNew(body: unknown, index?: number): { id: string; data: JsonObject; text: string } {
+  private prepareNew(body: unknown, index?: number): NewDocument {
     const where = index === undefined ? '' : `/documents/${index}`;
     if (!isObject(body)) throw new ApiError('validation_failed', 'A document is a JSON object', [{ path: where || '/', message: 'must be an object' }]);
     checkFields(body, where);
-    const id = body.id === undefined ? newId() : checkDocumentId(body.id);
+    const generated = body.id === undefined;
+    const id = generated ? newId() : checkDocumentId(body.id);
     const data = userFields(body);
-    return { id, data, text: this.serialize(data) };
+    return { id, data, text: this.serialize(data), generated };
   }
 
   /**
@@ -175,14 +207,14 @@ export class DocumentsService {
    * announces the changes after COMMIT. In the database's commit group: on PostgreSQL the writes
    * of a database waiting together share one transaction and one COMMIT (changes/append.ts).
    */
-  private async write<T>(databaseId: string, fn: (tx: Queryable) => Promise<{ result: T; changes: NewChange[] }>): Promise<T> {
+  private async write<T>(databaseId: string, fn: (tx: Transaction) => Promise<{ result: T; changes: NewChange[] }>): Promise<T> {
     return this.store.transaction(
       async (tx) => {
         const { result, changes } = await fn(tx);
         await indexChanges(tx, this.store.dialect, databaseId, changes);
         const hooks: Array<{ hook: WriteHook; prefetched: unknown }> = [];
         for (const hook of this.deps.inTransaction ?? []) {
-          const prefetched = await hook.prefetch(tx, databaseId);
+          const prefetched = await prefetchOnce(hook, tx, databaseId);
           if (prefetched !== undefined) hooks.push({ hook, prefetched });
         }
         const events = await appendChanges(tx, this.store.dialect, databaseId, changes);
@@ -194,8 +226,13 @@ export class DocumentsService {
     );
   }
 
-  /** Inserts documents (all or nothing); 409 when an id is taken. */
-  private async insert(tx: Queryable, databaseId: string, collection: string, items: Array<{ id: string; data: JsonObject; text: string }>, now: string) {
+  /**
+   * Inserts documents (all or nothing); 409 when an id is taken. In a commit group, documents whose
+   * ids the service generated go in at the group's end, all in one statement (changes/append.ts
+   * deferDocuments): their ids cannot be taken, so nothing here waits for an answer.
+   */
+  private async insert(tx: Transaction, databaseId: string, collection: string, items: NewDocument[], now: string) {
+    if (items.every((d) => d.generated) && deferDocuments(tx, databaseId, collection, items, now)) return;
     const jp = this.store.dialect.jsonParam;
     for (let start = 0; start < items.length; start += 500) {
       const chunk = items.slice(start, start + 500);
