@@ -91,6 +91,18 @@ function registerFunctions(db: Database.Database): void {
   db.function('svc_casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? casefold(s) : null));
 }
 
+/**
+ * SQLite's default page cache is 2 MB per connection: past a few thousand documents every list
+ * reads its pages again through the kernel (a read() per page). A larger cache, and the file
+ * mapped into memory for reads, keep a working set of a few hundred MB out of syscalls. Both are
+ * limits, not allocations: memory is used as pages are touched (and mapped pages belong to the OS
+ * page cache, shared by the reader and the writer).
+ */
+function tunePageCache(db: Database.Database): void {
+  db.pragma(`cache_size = -${64 * 1024}`); // KiB: 64 MiB per connection
+  db.pragma(`mmap_size = ${256 * 1024 * 1024}`);
+}
+
 /** better-sqlite3 binds no booleans. */
 function bind(params: Param[]): unknown[] {
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
@@ -126,11 +138,13 @@ export class SqliteStore implements Store {
     w.pragma('foreign_keys = ON');
     // A write waits this long for another process's lock (svc backup, a second server), then 503s.
     w.pragma(`busy_timeout = ${timeouts.statementMs}`);
+    tunePageCache(w);
     registerFunctions(w);
     this.writer = new Connection(w);
     const r = new Database(path, { readonly: false });
     r.pragma(`busy_timeout = ${timeouts.statementMs}`);
     r.pragma('query_only = ON');
+    tunePageCache(r);
     registerFunctions(r);
     this.reader = new Connection(r);
   }
