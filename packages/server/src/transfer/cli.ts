@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
+import { ApiError } from '../errors.ts';
 import { openStore } from '../store/open-store.ts';
 import { exportDatabase } from './export.ts';
 import { importDatabase } from './import.ts';
@@ -45,6 +46,7 @@ export function registerTransferCommands(program: Command, print: Printer): void
     .description('read an export from standard input into the store of DATABASE_URL (running or not); refuses a database id that exists')
     .addHelpText('after', '\nExample:\n  DATABASE_URL=postgres://user:pass@host/svc svc import < app.ndjson')
     .action(async () => {
+      if (process.stdin.isTTY) throw new ApiError('validation_failed', 'svc import reads an export from standard input: svc import < file.ndjson');
       const config = await migrated();
       const { header, end } = await importDatabase({ databaseUrl: config.databaseUrl, input: process.stdin, timeouts: config.storeTimeouts });
       print(
