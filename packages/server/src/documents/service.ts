@@ -4,7 +4,7 @@ import type { Clock } from '../infra/clock.ts';
 import { isoAt } from '../auth/tokens.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
-import type { Param, Queryable, Store, Transaction } from '../store/store.ts';
+import type { Param, Store, Transaction } from '../store/store.ts';
 import { appendChanges, changeGroup, deferDocuments } from '../changes/append.ts';
 import type { ChangeEvent, ChangeListener, NewChange } from '../changes/events.ts';
 import type { AutoIndexer } from './indexes.ts';
@@ -187,7 +187,10 @@ export class DocumentsService {
   private serialize(data: JsonObject): string {
     const text = JSON.stringify(data);
     if (Buffer.byteLength(text) > this.deps.limits.documentBytes) {
-      throw new ApiError('payload_too_large', `A document may be at most ${this.deps.limits.documentBytes} bytes serialised (the server's LIMIT_DOCUMENT_BYTES)`);
+      throw new ApiError(
+        'payload_too_large',
+        `A document may be at most ${this.deps.limits.documentBytes} bytes serialised (the server's LIMIT_DOCUMENT_BYTES)`,
+      );
     }
     return text;
   }
@@ -268,7 +271,10 @@ export class DocumentsService {
   /** Inserts documents all or nothing; answers `{"documents":[…]}` as JSON text. `scope`: as for create, every document. */
   async bulkCreate(databaseId: string, collection: string, bodies: unknown[], scope?: Scope): Promise<string> {
     if (bodies.length > this.deps.limits.bulkDocuments) {
-      throw new ApiError('payload_too_large', `A bulk request takes at most ${this.deps.limits.bulkDocuments} documents (the server's LIMIT_BULK_DOCUMENTS): split it`);
+      throw new ApiError(
+        'payload_too_large',
+        `A bulk request takes at most ${this.deps.limits.bulkDocuments} documents (the server's LIMIT_BULK_DOCUMENTS): split it`,
+      );
     }
     const items = bodies.map((b, i) => this.prepareNew(b, i));
     refuseRepeatedIds(items, collection);
