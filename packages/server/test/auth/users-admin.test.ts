@@ -218,11 +218,7 @@ forEachStore('auth: users managed by the app (/auth/users)', (kind) => {
     assertError(await pub.request('POST', '/auth/refresh', withSession(second.session.token)), 401, 'invalid_session');
     assert.equal(await closeCode(socket.closed), 4401);
     await assert.rejects(openWs(url), { statusCode: 401 });
-    assertError(
-      await pub.request('POST', '/realtime/token', { body: { collections: ['notes'] }, ...withSession(u.session.token) }),
-      401,
-      'invalid_session',
-    );
+    assertError(await pub.request('POST', '/realtime/token', { body: { collections: ['notes'] }, ...withSession(u.session.token) }), 401, 'invalid_session');
 
     const wrong = await pub.request('POST', '/auth/sign-in', { body: { email, password: 'not the password' } });
     const right = await pub.request('POST', '/auth/sign-in', { body: { email, password: PASSWORD } });
