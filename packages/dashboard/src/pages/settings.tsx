@@ -19,6 +19,9 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
   const [ids, setIds] = useState<Record<Provider, string>>({ google: s.oauth.google?.clientId ?? '', github: s.oauth.github?.clientId ?? '' });
   const [secrets, setSecrets] = useState<Record<AnyProvider, string>>({ google: '', github: '', oidc: '' });
   const [oidc, setOidc] = useState({ issuer: s.oauth.oidc?.issuer ?? '', clientId: s.oauth.oidc?.clientId ?? '', name: s.oauth.oidc?.name ?? '' });
+  // Full-text search: one row per collection, its field paths comma-separated.
+  const savedSearch = s.search ?? {};
+  const [searchRows, setSearchRows] = useState(Object.entries(savedSearch).map(([collection, fields]) => ({ collection, fields: fields.join(', ') })));
   const act = useAction();
   const toast = useToast();
   // Providers call back PUBLIC_URL, which behind a proxy may differ from this page's address.
@@ -45,7 +48,22 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
         oauth.oidc = { issuer: oidc.issuer.trim() || null, clientId: oidc.clientId.trim() || null, name: oidc.name.trim() || null };
         if (secrets.oidc) oauth.oidc.clientSecret = secrets.oidc;
       }
-      const settings = { redirectUrls: redirectUrls.split(/\s+/).filter(Boolean), siteUrl: siteUrl.trim() || null, oauth };
+      const settings: Record<string, unknown> = { redirectUrls: redirectUrls.split(/\s+/).filter(Boolean), siteUrl: siteUrl.trim() || null, oauth };
+      // Search fields only when they changed (a change re-indexes the collection); a removed row is null.
+      const wanted = Object.fromEntries(
+        searchRows
+          .filter((r) => r.collection.trim())
+          .map((r) => [
+            r.collection.trim(),
+            r.fields
+              .split(',')
+              .map((f) => f.trim())
+              .filter(Boolean),
+          ]),
+      );
+      if (JSON.stringify(wanted) !== JSON.stringify(savedSearch)) {
+        settings.search = { ...Object.fromEntries(Object.keys(savedSearch).map((c) => [c, null])), ...wanted };
+      }
       await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings } satisfies DatabasePatch });
       setSecrets({ google: '', github: '', oidc: '' });
       toast.toast('Settings saved.');
@@ -160,6 +178,44 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
             autoComplete="off"
           />
         </label>
+      </section>
+      <section class="card search-settings">
+        <h2>Full-text search</h2>
+        <p class="muted small">
+          Collections that <code>search=</code> finds words in, and the text fields it looks in (field paths, comma-separated, e.g.{' '}
+          <code>title, body, author.name</code>). After saving, existing documents are indexed in the background.
+        </p>
+        {searchRows.map((row, i) => (
+          <div class="row" key={i}>
+            <label>
+              Collection
+              <input
+                name={`searchCollection${i}`}
+                value={row.collection}
+                onInput={(e) => setSearchRows(searchRows.map((r, j) => (j === i ? { ...r, collection: e.currentTarget.value } : r)))}
+                placeholder="posts"
+                autoComplete="off"
+              />
+            </label>
+            <label>
+              Search fields
+              <input
+                name={`searchFields${i}`}
+                class="mono"
+                value={row.fields}
+                onInput={(e) => setSearchRows(searchRows.map((r, j) => (j === i ? { ...r, fields: e.currentTarget.value } : r)))}
+                placeholder="title, body"
+                autoComplete="off"
+              />
+            </label>
+            <button type="button" class="small" onClick={() => setSearchRows(searchRows.filter((_, j) => j !== i))}>
+              Remove {row.collection || 'this collection'}
+            </button>
+          </div>
+        ))}
+        <button type="button" class="small" onClick={() => setSearchRows([...searchRows, { collection: '', fields: '' }])}>
+          Add a searched collection
+        </button>
       </section>
       {toast.view}
     </form>
