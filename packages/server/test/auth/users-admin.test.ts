@@ -6,6 +6,7 @@ import { apiClient, assertError } from '../helpers/api.ts';
 import { newUser, withSession, type SignedIn } from '../helpers/auth-client.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
 import { openWs } from '../helpers/ws.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { closeCode } from '../realtime/upgrade.ts';
 import { tokenUrl, watch } from '../realtime/watch.ts';
 
@@ -237,6 +238,19 @@ forEachStore('auth: users managed by the app (/auth/users)', (kind) => {
     const back = await pub.post<SignedIn>('/auth/magic-link/verify', { email, token: magic }, 200);
     assert.equal(back.user.id, u.user.id, 'the refused link was not used up');
     await bystanderSocket.close();
+  });
+
+  test('a session that outlived the disabling (one racing it could) resolves to nobody: /auth/me, documents, realtime tokens', async () => {
+    const u = await signUp('outlived@example.com');
+    assert.equal((await me(u.session.token)).status, 200); // cached where sessions are cached
+    // The flag alone, as a sign-in racing PATCH {disabled: true} would leave it: the session row stays.
+    await t.server.db.store.run('UPDATE users SET disabled = 1 WHERE id = ?', [u.user.id]);
+    await eventually(async () => (await me(u.session.token)).status === 401);
+    assertError(await me(u.session.token), 401, 'invalid_session');
+    await secret.put('/rules', { rules: { mine: { read: 'signedIn' } } });
+    assertError(await pub.request('GET', '/mine/docs', withSession(u.session.token)), 401, 'invalid_session');
+    assertError(await pub.request('POST', '/realtime/token', { body: { collections: ['mine'] }, ...withSession(u.session.token) }), 401, 'invalid_session');
+    await secret.put('/rules', { rules: { '*': { read: true } } });
   });
 
   test('DELETE /auth/users/:id: 204; the account, its sessions, socket and unused links are gone, its documents stay; the e-mail can sign up again', async () => {
