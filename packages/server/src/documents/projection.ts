@@ -9,10 +9,11 @@ import { parseFieldPath } from './names.ts';
  * elements are dropped), as MongoDB does; a field that is absent stays absent. A shorter path wins
  * over a longer one below it (`author,author.name` returns all of `author`).
  *
- * Applied in JS rather than built in SQL (json_object / jsonb_build_object): a page is parsed once
- * either way (the rule matcher and the cursor need no more), the SQL would have to tell a missing
- * field from a null one per path and per store, and picking keys out of a parsed object is cheap
- * next to the query (see docs/querying.md for the measurement).
+ * On lists the store selects the JSON text of each named top-level field (`data -> '$.title'`,
+ * `data -> 'title'`: NULL when missing, `null` when null), and only fields named by a longer path
+ * are parsed and picked here: cheaper than parsing whole documents (docs/querying.md has the
+ * measurement), and simpler than building the object in SQL, which would have to drop missing
+ * fields per path and per store. A single get applies the same projection to the parsed document.
  */
 export type Projection = Map<string, Projection | true>;
 
@@ -56,18 +57,39 @@ function pick(value: unknown, projection: Projection): unknown {
   return isObject(value) ? project(value, projection) : undefined;
 }
 
-/** The fields of `data` the projection names, in the document's own order. */
+/** The fields of `data` the projection names, in the order they were first named. */
 export function project(data: JsonObject, projection: Projection): JsonObject {
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(data)) {
-    const p = projection.get(key);
-    if (p === undefined) continue;
-    if (p === true) {
-      out[key] = value;
-      continue;
-    }
-    const inner = pick(value, p);
+  for (const [key, sub] of projection) {
+    if (!Object.hasOwn(data, key)) continue;
+    const inner = sub === true ? data[key] : pick(data[key], sub);
     if (inner !== undefined) out[key] = inner;
   }
   return out;
+}
+
+/**
+ * SELECT columns `f0, f1, …`: the JSON text of each top-level field the projection names, NULL when
+ * the document lacks it. A list reads these instead of whole documents: the store does the picking
+ * and sends less, and only fields with a nested path are parsed here.
+ */
+export function projectionColumns(dialect: 'sqlite' | 'postgres', projection: Projection): string {
+  // Keys are validated field-path segments ([A-Za-z_][A-Za-z0-9_]*): safe to write into SQL.
+  return [...projection.keys()].map((key, i) => (dialect === 'sqlite' ? `data -> '$.${key}' AS f${i}` : `(data -> '${key}')::text AS f${i}`)).join(', ');
+}
+
+/** The user's fields of a projected row (selected with projectionColumns) as JSON object text. */
+export function projectedText(projection: Projection, row: Record<string, unknown>): string {
+  const parts: string[] = [];
+  let i = 0;
+  for (const [key, sub] of projection) {
+    const text = row[`f${i++}`];
+    if (typeof text !== 'string') continue;
+    if (sub === true) parts.push(`${JSON.stringify(key)}:${text}`);
+    else {
+      const inner = pick(JSON.parse(text), sub);
+      if (inner !== undefined) parts.push(`${JSON.stringify(key)}:${JSON.stringify(inner)}`);
+    }
+  }
+  return `{${parts.join(',')}}`;
 }

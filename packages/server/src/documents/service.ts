@@ -17,7 +17,7 @@ import type { Scope, Scopes } from './rule-access.ts';
 import { indexChanges, searchClause } from './search.ts';
 import type { CursorCodec } from './cursor.ts';
 import { keyColumns, keysetRanges, keyValues, orderClause, sortOf } from './keyset.ts';
-import { parseProjection, project, type Projection } from './projection.ts';
+import { parseProjection, project, projectedText, projectionColumns, type Projection } from './projection.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
 export type Document = JsonObject & { id: string; createdAt: string; updatedAt: string };
@@ -423,9 +423,11 @@ export class DocumentsService {
     // A search's first page counts its matches in the same query (all of them are ranked anyway): one
     // full-text lookup instead of two. Later pages find the count in the CountCache.
     const counted = searched !== undefined && after === undefined;
+    // With a projection, only the named fields leave the store (projection.ts).
+    const userColumns = projection ? projectionColumns(dialect.name, projection) : `${dialect.jsonText('data')} AS data`;
     const pageQuery = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number) =>
       this.store.all<Row>(
-        `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, ${extra.sql} AS extra${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
+        `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at, ${extra.sql} AS extra${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
          WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?`,
         [...extra.params, ...params, ...range.params, n, skip],
       );
@@ -450,7 +452,7 @@ export class DocumentsService {
     const matched = counted && rows.length ? Number(rows[0].matched) : undefined;
     if (matched !== undefined) this.counts.set(this.counts.key(databaseId, known ?? '0', where, params), matched);
     return answer(
-      page.map((r) => shownRow(r, projection)),
+      page.map((r) => (projection ? documentJson(r.id, projectedText(projection, r), r.created_at, r.updated_at) : jsonOfRow(r))),
       matched ?? (await totalOf(known)),
       nextCursor,
     );
