@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { StoreUnavailable } from '../store/errors.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 
@@ -80,7 +81,8 @@ export function failureMessage(e: unknown): string {
     return [`svc: ${e.message} (${e.code})`, ...(e.details ?? []).map((d) => `  ${d.path}: ${d.message}`)].join('\n');
   }
   const message = messageOf(e);
-  return jsonOutput ? JSON.stringify({ error: { code: e instanceof CliError ? 'bad_request' : 'internal', message } }) : `svc: ${message}`;
+  const code = e instanceof CliError ? 'bad_request' : e instanceof StoreUnavailable ? 'unavailable' : 'internal';
+  return jsonOutput ? JSON.stringify({ error: { code, message } }) : `svc: ${message}`;
 }
 
 /** An error's message; a connection refused on every address of a host is an AggregateError with an empty one. */

@@ -261,6 +261,7 @@ forEachStore('svc operator, database delete, user list', (kind) => {
   test('failures exit 1 with one line on standard error: unreachable store, bad input, unknown command; JSON under --json', async () => {
     const unreachable = kind === 'postgres' ? 'postgres://svc@127.0.0.1:1/none' : 'sqlite:/etc/passwd/under-a-file.db';
     failed(await svc(unreachable, ['database', 'list']), kind === 'postgres' ? /unreachable/ : /EEXIST|ENOTDIR|directory/);
+    if (kind === 'postgres') assert.equal(JSON.parse((await svc(unreachable, ['--json', 'operator', 'list'])).stderr).error.code, 'unavailable');
     failed(await svc(url(), ['operator', 'create']), /required option '--email <email>' not specified/);
     failed(await svc(url(), ['databse', 'list']), /unknown command 'databse'/);
     failed(await svc(url(), ['operator', 'create', '--email', 'not-an-email', '--password', 'long-enough-1']), /validation_failed/);
