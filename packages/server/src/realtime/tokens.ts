@@ -77,16 +77,19 @@ export async function createRealtimeToken(
 /**
  * The one definition of a live grant, shared by the upgrade and the re-check of open sockets: the
  * token has not expired, its key (if any) exists and is not revoked, and the operator session and
- * user session it came through (if any) have not ended. Binds the current time three times.
+ * user session it came through (if any) have not ended, nor been left to a disabled user (API.md
+ * §2.1; disabling also deletes the sessions, this covers one that outlived it). Binds the current
+ * time three times.
  */
 const LIVE_GRANT = `realtime_tokens t
   LEFT JOIN api_keys k ON k.id = t.key_id
   LEFT JOIN operator_sessions os ON os.token_hash = t.operator_session
   LEFT JOIN user_sessions us ON us.token_hash = t.user_session
+  LEFT JOIN users tu ON tu.id = us.user_id
   WHERE t.expires_at > ?
     AND (t.key_id IS NULL OR (k.id IS NOT NULL AND k.revoked_at IS NULL))
     AND (t.operator_session IS NULL OR os.expires_at > ?)
-    AND (t.user_session IS NULL OR us.expires_at > ?)`;
+    AND (t.user_session IS NULL OR (us.expires_at > ? AND tu.disabled = 0))`;
 
 /** A syntactically possible realtime token (anything else is refused without a query). */
 export const isTokenShaped = (token: string): boolean => /^rt_[A-Za-z0-9]{43}$/.test(token);

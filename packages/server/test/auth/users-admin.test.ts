@@ -240,9 +240,10 @@ forEachStore('auth: users managed by the app (/auth/users)', (kind) => {
     await bystanderSocket.close();
   });
 
-  test('a session that outlived the disabling (one racing it could) resolves to nobody: /auth/me, documents, realtime tokens', async () => {
+  test('a session that outlived the disabling (one racing it could) resolves to nobody: /auth/me, documents, realtime tokens and sockets', async () => {
     const u = await signUp('outlived@example.com');
     assert.equal((await me(u.session.token)).status, 200); // cached where sessions are cached
+    const socket = await watch(await tokenUrl(t.server, t.db.publicKey, ['notes'], u.session.token));
     // The flag alone, as a sign-in racing PATCH {disabled: true} would leave it: the session row stays.
     await t.server.db.store.run('UPDATE users SET disabled = 1 WHERE id = ?', [u.user.id]);
     await eventually(async () => (await me(u.session.token)).status === 401);
@@ -251,6 +252,7 @@ forEachStore('auth: users managed by the app (/auth/users)', (kind) => {
     assertError(await pub.request('GET', '/mine/docs', withSession(u.session.token)), 401, 'invalid_session');
     assertError(await pub.request('POST', '/realtime/token', { body: { collections: ['mine'] }, ...withSession(u.session.token) }), 401, 'invalid_session');
     await secret.put('/rules', { rules: { '*': { read: true } } });
+    assert.equal(await closeCode(socket.closed), 4401, 'its socket closes too');
   });
 
   test('DELETE /auth/users/:id: 204; the account, its sessions, socket and unused links are gone, its documents stay; the e-mail can sign up again', async () => {
