@@ -197,7 +197,10 @@ export async function indexChanges(tx: Queryable & Pick<Transaction, 'group'>, d
   const fields = fieldsOf(inGroup === undefined ? await readSearchSettings(tx, dialect, databaseId) : inGroup, collection);
   if (!fields) return;
   const gone = changes.filter((c) => c.type === 'document.deleted').map((c) => String(c.document.id));
-  const kept = changes.filter((c) => c.type !== 'document.deleted').map((c) => c.document);
+  // An update that leaves the searched texts as they were leaves the row too (a pending build still visits it).
+  const unchanged = (c: NewChange) =>
+    c.type === 'document.updated' && c.previous !== null && documentWords(c.previous, fields)?.words === documentWords(c.document, fields)?.words;
+  const kept = changes.filter((c) => c.type !== 'document.deleted' && !unchanged(c)).map((c) => c.document);
   if (kept.length) await indexDocuments(tx, databaseId, collection, fields, kept);
   if (gone.length) await unindex(tx, databaseId, collection, gone);
 }

@@ -121,6 +121,8 @@ forEachStore('full-text search', (kind) => {
     await api.patch('/live/docs/a', { title: 'Red fox' });
     assert.deepEqual(ids(await search('live', 'whale')), []);
     assert.deepEqual(ids(await search('live', 'fox')), ['a']);
+    await api.patch('/live/docs/a', { views: 1 });
+    assert.deepEqual(ids(await search('live', 'fox')), ['a'], 'an update of other fields keeps the words');
     await api.patch('/live/docs/a', { title: null, tags: null });
     assert.deepEqual(await indexed('live'), [], 'a document with no words has no row');
     await api.patch('/live/docs/a', { title: 'Grey wolf' });
