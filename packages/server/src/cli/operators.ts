@@ -4,8 +4,12 @@ import { normalizeEmail } from '../auth/users.ts';
 import { loadConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { barrierOnce } from '../infra/invalidation/invalidation.ts';
+import type { Store } from '../store/store.ts';
 import { example, print, table, withStore } from './output.ts';
 import { newPassword } from './prompt.ts';
+
+/** The operator of an e-mail, if there is one. */
+const findOperator = async (store: Store, email: string) => (await listOperators(store)).find((x) => x.email === normalizeEmail(email));
 
 const PASSWORD_HELP = 'the password; without it, asked for twice without echo (or read as one line from standard input when it is not a terminal)';
 
@@ -20,8 +24,13 @@ export function registerOperatorCommands(program: Command): void {
       .requiredOption('--email <email>')
       .option('--password <password>', PASSWORD_HELP)
       .action(async (o: { email: string; password?: string }) => {
-        const password = o.password ?? (await newPassword());
-        const op = await withStore((store) => createOperator(store, o.email, password));
+        const op = await withStore(async (store) => {
+          // Ask for the password only when it can be used.
+          if (o.password === undefined && (await findOperator(store, o.email))) {
+            throw new ApiError('conflict', `An operator with e-mail ${normalizeEmail(o.email)} already exists`);
+          }
+          return createOperator(store, o.email, o.password ?? (await newPassword()));
+        });
         print({ operator: op }, () => `Created operator ${op.email} (${op.id}). Sign in at the dashboard or POST /v1/admin/sign-in.`);
       }),
     'svc operator create --email ada@example.com',
@@ -72,7 +81,7 @@ export function registerOperatorCommands(program: Command): void {
       .action(async (o: { email: string; password?: string }) => {
         const op = await withStore(async (store) => {
           // Ask for the password only when there is someone to give it to.
-          if (o.password === undefined && !(await listOperators(store)).some((x) => x.email === normalizeEmail(o.email))) {
+          if (o.password === undefined && !(await findOperator(store, o.email))) {
             throw new ApiError('not_found', `No operator has the e-mail ${normalizeEmail(o.email)}`);
           }
           return resetOperatorPassword(store, o.email, o.password ?? (await newPassword()));

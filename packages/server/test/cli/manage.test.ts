@@ -144,6 +144,22 @@ forEachStore('svc operator, database delete, user list', (kind) => {
       json(await svc(url(), ['--json', 'operator', 'list'])).operators.map((o: { email: string }) => o.email),
       [OPERATOR.email],
     );
+    // A taken e-mail is refused before any password is asked for (or read).
+    failed(await svc(url(), ['operator', 'create', '--email', OPERATOR.email]), /already exists \(conflict\)/);
+  });
+
+  test('two operators deleting each other at once: exactly one goes, one operator stays', async () => {
+    await t.server.operatorToken();
+    const emails = json(await svc(url(), ['--json', 'operator', 'list'])).operators.map((o: { email: string }) => o.email) as string[];
+    for (const email of emails.filter((e) => e !== OPERATOR.email)) json(await svc(url(), ['--json', 'operator', 'delete', '--email', email]));
+    json(await svc(url(), ['--json', 'operator', 'create', '--email', 'racer@svc.test', '--password', 'racer-password-1']));
+    const [a, b] = await Promise.all([
+      svc(url(), ['operator', 'delete', '--email', OPERATOR.email]),
+      svc(url(), ['operator', 'delete', '--email', 'racer@svc.test']),
+    ]);
+    assert.deepEqual([a.code, b.code].sort(), [0, 1], `${a.stderr} ${b.stderr}`);
+    assert.match(a.code === 1 ? a.stderr : b.stderr, /last operator/);
+    assert.equal(json(await svc(url(), ['--json', 'operator', 'list'])).operators.length, 1);
   });
 
   test('on a terminal the password is asked twice and never shown; two different answers change nothing', async () => {
