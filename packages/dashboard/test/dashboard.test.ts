@@ -518,6 +518,8 @@ test('settings: redirect URLs, site URL, OAuth client ids; client secrets are wr
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByLabel(/Allowed redirect URLs/).fill('https://app.example.com/auth\nhttps://admin.example.com/');
   await page.getByLabel(/Site URL/).fill('https://app.example.com');
+  assert.equal(await page.locator('input[name=allowSignUp]').isChecked(), true, 'sign-up is open by default');
+  await page.locator('input[name=allowSignUp]').uncheck();
   await page.locator('input[name=googleClientId]').fill('google-client-id.apps');
   const clientSecret = 'GOCSPX-dashboard-test-secret-1234';
   await page.locator('input[name=googleClientSecret]').fill(clientSecret);
@@ -544,7 +546,11 @@ test('settings: redirect URLs, site URL, OAuth client ids; client secrets are wr
     redirectUrls: ['https://app.example.com/auth', 'https://admin.example.com/'],
     siteUrl: 'https://app.example.com',
     oauth: { google: { clientId: 'google-client-id.apps', clientSecretSet: true }, github: { clientId: null, clientSecretSet: false } },
+    auth: { allowSignUp: false, requireEmailVerification: false },
   });
+  assert.equal(await page.locator('input[name=allowSignUp]').isChecked(), false, 'the saved setting shows after a reload');
+  const refused = await request(server, 'POST', '/auth/sign-up', { key: secretKey, body: { email: 'late@example.com', password: 'user-password-1' } });
+  assert.equal(refused.status, 403, refused.text);
 });
 
 test('settings: the OpenID Connect provider (issuer, client id, name); its client secret is write-only', { skip: !run }, async () => {

@@ -18,6 +18,8 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
   const [siteUrl, setSiteUrl] = useState(s.siteUrl ?? '');
   const [ids, setIds] = useState<Record<Provider, string>>({ google: s.oauth.google?.clientId ?? '', github: s.oauth.github?.clientId ?? '' });
   const [secrets, setSecrets] = useState<Record<AnyProvider, string>>({ google: '', github: '', oidc: '' });
+  // Sign-up control and e-mail verification (API.md §2.1); settings stored before they existed read as the defaults.
+  const [auth, setAuth] = useState({ allowSignUp: s.auth?.allowSignUp ?? true, requireEmailVerification: s.auth?.requireEmailVerification ?? false });
   const [oidc, setOidc] = useState({ issuer: s.oauth.oidc?.issuer ?? '', clientId: s.oauth.oidc?.clientId ?? '', name: s.oauth.oidc?.name ?? '' });
   // Full-text search: one row per collection, its field paths comma-separated.
   const savedSearch = s.search ?? {};
@@ -48,7 +50,7 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
         oauth.oidc = { issuer: oidc.issuer.trim() || null, clientId: oidc.clientId.trim() || null, name: oidc.name.trim() || null };
         if (secrets.oidc) oauth.oidc.clientSecret = secrets.oidc;
       }
-      const settings: Record<string, unknown> = { redirectUrls: redirectUrls.split(/\s+/).filter(Boolean), siteUrl: siteUrl.trim() || null, oauth };
+      const settings: Record<string, unknown> = { redirectUrls: redirectUrls.split(/\s+/).filter(Boolean), siteUrl: siteUrl.trim() || null, oauth, auth };
       // Search fields only when they changed (a change re-indexes the collection); a removed row is null.
       const wanted = Object.fromEntries(
         searchRows
@@ -129,6 +131,22 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
         <label>
           Site URL <span class="muted">(where e-mail links go when the app gives no redirect URL)</span>
           <input type="url" name="siteUrl" value={siteUrl} onInput={(e) => setSiteUrl(e.currentTarget.value)} placeholder="https://app.example.com" />
+        </label>
+      </section>
+      <section class="card">
+        <h2>Accounts</h2>
+        <label class="check">
+          <input type="checkbox" name="allowSignUp" checked={auth.allowSignUp} onChange={(e) => setAuth({ ...auth, allowSignUp: e.currentTarget.checked })} />
+          Anyone may create an account <span class="muted">(off: sign-up, magic links and OAuth sign in existing users only)</span>
+        </label>
+        <label class="check">
+          <input
+            type="checkbox"
+            name="requireEmailVerification"
+            checked={auth.requireEmailVerification}
+            onChange={(e) => setAuth({ ...auth, requireEmailVerification: e.currentTarget.checked })}
+          />
+          Password sign-in needs a verified e-mail <span class="muted">(sign-up mails a verification link and signs nobody in)</span>
         </label>
       </section>
       {PROVIDERS.map(([p, label]) => {
