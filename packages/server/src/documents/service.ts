@@ -425,25 +425,43 @@ export class DocumentsService {
     const counted = searched !== undefined && after === undefined;
     // With a projection, only the named fields leave the store (projection.ts).
     const userColumns = projection ? projectionColumns(dialect.name, projection) : `${dialect.jsonText('data')} AS data`;
-    const pageQuery = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number) =>
-      this.store.all<Row>(
-        `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at, ${extra.sql} AS extra${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
+    const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true) => ({
+      sql: `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
          WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?`,
-        [...extra.params, ...params, ...range.params, n, skip],
-      );
+      params: [...(withExtra ? extra.params : []), ...params, ...range.params, n, skip],
+    });
     let rows: Row[];
-    if (!after) rows = await pageQuery({ sql: '', params: [], order: orderClause(sort) }, q.limit + 1, offset);
-    else {
-      // Keyset: the ranges after the cursor's position, read in turn until the page is full, so a
-      // deep page costs what the first one does.
-      rows = [];
-      const seen = new Set<string>();
-      for (const range of keysetRanges(sort, after.values, after.id)) {
-        const need = q.limit + 1 - rows.length;
-        if (need <= 0) break;
-        // A document moved by a concurrent update may show in two ranges: once is enough.
-        for (const row of await pageQuery(range, need, 0).catch(refuseForged)) if (!seen.has(row.id) && seen.add(row.id)) rows.push(row);
+    if (!after) {
+      const first = select({ sql: '', params: [], order: orderClause(sort) }, q.limit + 1, offset);
+      rows = await this.store.all<Row>(first.sql, first.params);
+    } else {
+      // Keyset: the ranges after the cursor's position (keyset.ts), so a deep page costs what the
+      // first one does. Each range is read in index order and limited to a page.
+      const keyset = keysetRanges(sort, after.values, after.id);
+      if (dialect.name === 'postgres') {
+        // One round trip: the ranges' pages merged in the list's order (at most a few pages of rows to sort).
+        const ranges = keyset.map((range) => select(range, q.limit + 1, 0, false));
+        const dir = sort.desc ? ' DESC' : '';
+        const merged = [...sort.keys.map((_, i) => `k${i}`), 'id'].map((k) => k + dir).join(', ');
+        rows = await this.store
+          .all<Row>(`SELECT *, ${extra.sql} AS extra FROM (${ranges.map((r) => `(${r.sql})`).join(' UNION ALL ')}) AS ranges ORDER BY ${merged} LIMIT ?`, [
+            ...extra.params,
+            ...ranges.flatMap((r) => r.params),
+            q.limit + 1,
+          ])
+          .catch(refuseForged);
+      } else {
+        const ranges = keyset.map((range) => select(range, q.limit + 1, 0));
+        // In-process SQLite: read them in turn until the page is full (as a rule the ties, then one more).
+        rows = [];
+        for (const range of ranges) {
+          if (rows.length > q.limit) break;
+          rows.push(...(await this.store.all<Row>(range.sql, range.params)));
+        }
       }
+      // A document moved by a concurrent update may show in two ranges: once is enough.
+      const seen = new Set<string>();
+      rows = rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, q.limit + 1);
     }
     const page = rows.slice(0, q.limit);
     const known = rows.length ? rows[0].extra : (await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;

@@ -167,6 +167,16 @@ forEachStore('cursor paging', (kind) => {
     assert.ok(n > 0);
   });
 
+  test('strings page in code point order one by one (B < Z < a < z < é < U+FF5E < U+1F600), ties by id', async () => {
+    const values = ['B', 'a', 'é', '\uff5e', '\u{1F600}', '', '10', '9', 'Z', 'z', 'a', 'B'];
+    await api.post('/strings/bulk', { documents: values.map((v, i) => ({ id: `s${String(i).padStart(2, '0')}`, v })) }, 201);
+    for (const sortOrder of ['asc', 'desc']) {
+      const seen = await byCursor(api, 'strings', { sortBy: 'v', sortOrder, limit: 1 });
+      const byHand = ['s05', 's06', 's07', 's00', 's11', 's08', 's01', 's10', 's09', 's02', 's03', 's04'];
+      assert.deepEqual(seen, sortOrder === 'asc' ? byHand : [...byHand].reverse());
+    }
+  });
+
   describe('misuse', () => {
     let cursor: string;
     before(async () => {
