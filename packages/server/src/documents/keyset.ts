@@ -57,8 +57,9 @@ export interface KeysetRange {
  * The rows strictly after a position, as consecutive ranges, each one an index range in the order
  * of the list: first the rest of the position's ties (`k1 = v1 AND k2 = v2 AND id > ?`), then the
  * rest of its second key (`k1 = v1 AND k2 > v2`), then past its first key (`k1 > v1`); `<` when
- * descending. The list reads them in turn until the page is full (two queries as a rule: the ties,
- * then the range that fills the page). One row-value comparison, `(k1, k2, id) > (?, ?, ?)`, would
+ * descending. Each range is read in index order, a page at most: on PostgreSQL all of them in one
+ * statement, merged by UNION ALL; on SQLite (in-process) in turn until the page is full. One
+ * row-value comparison, `(k1, k2, id) > (?, ?, ?)`, would
  * say the same in one query, but SQLite cannot seek an expression index with it (it scans the
  * collection up to the position), and neither store can when a key of the position is NULL. Each
  * range orders only by the keys it does not fix, so both stores read it in index order.
