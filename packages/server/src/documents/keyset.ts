@@ -59,10 +59,10 @@ export interface KeysetRange {
  * rest of its second key (`k1 = v1 AND k2 > v2`), then past its first key (`k1 > v1`); `<` when
  * descending. Each range is read in index order, a page at most: on PostgreSQL all of them in one
  * statement, merged by UNION ALL; on SQLite (in-process) in turn until the page is full. One
- * row-value comparison, `(k1, k2, id) > (?, ?, ?)`, would
- * say the same in one query, but SQLite cannot seek an expression index with it (it scans the
- * collection up to the position), and neither store can when a key of the position is NULL. Each
- * range orders only by the keys it does not fix, so both stores read it in index order.
+ * row-value comparison, `(k1, k2, id) > (?, ?, ?)`, would say the same, but SQLite cannot seek an
+ * expression index with it (it scans the collection up to the position), and neither store can
+ * when a key of the position is NULL. Each range orders only by the keys it does not fix, so both
+ * stores read it in index order.
  */
 export function keysetRanges(sort: Sort, values: KeyValue[], id: string): KeysetRange[] {
   const dir = sort.desc ? ' DESC' : '';
