@@ -1,7 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
-import { errorCode, useServer } from '../helpers/server.ts';
+import { errorCode, startServer, useServer } from '../helpers/server.ts';
 import { CursorCodec } from '../../src/documents/cursor.ts';
 import { apiClient, assertError, type ApiClient } from '../helpers/api.ts';
 import { newUser, withSession } from '../helpers/auth-client.ts';
@@ -222,6 +222,21 @@ forEachStore('cursor paging', (kind) => {
         const forged = codec.encode(binding, { values: [...values], id: 'x' });
         const r = await list({ sortBy, cursor: forged });
         assert.ok(r.status === 200 || (r.status === 400 && errorCode(r) === 'invalid_cursor'), `${sortBy} ${JSON.stringify(values)}: ${r.status} ${r.text}`);
+      }
+    });
+
+    test('another instance on the same store takes the cursor (the key comes from the shared DATABASE_URL)', async () => {
+      const other = await startServer(kind, { db: t.server.db });
+      try {
+        const r = await apiClient(other, t.db.secretKey).get<Page>('/big/docs', 200, { query: { ...same, cursor } });
+        const here = await api.get<Page>('/big/docs', 200, { query: { ...same, cursor } });
+        assert.deepEqual(
+          r.documents.map((d) => d.id),
+          here.documents.map((d) => d.id),
+        );
+        assert.equal(r.nextCursor, here.nextCursor, 'both instances sign alike');
+      } finally {
+        await other.close();
       }
     });
 
