@@ -399,8 +399,14 @@ export class DocumentsService {
     const filter = filters.length
       ? { sql: filters.map((f) => `(${f.sql})`).join(' AND '), params: filters.flatMap((f) => f.params), paths: filters.flatMap((f) => f.paths) }
       : undefined;
-    const paths = [...(filter?.paths ?? []), ...('path' in sortField ? [sortField.path] : [])];
-    if (paths.length) void this.deps.indexer.ensure(databaseId, collection, paths);
+    if (filter?.paths.length || 'path' in sortField) {
+      const byCreatedAt = !(searched && q.sortBy === undefined) && 'column' in sortField && sortField.column === 'created_at';
+      void this.deps.indexer.ensure(databaseId, collection, {
+        filter: filter?.paths ?? [],
+        sort: 'path' in sortField ? sortField.path : undefined,
+        byCreatedAt,
+      });
+    }
     const where = `database_id = ? AND collection = ?${filter ? ` AND ${filter.sql}` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
     const offset = q.offset ?? 0;
