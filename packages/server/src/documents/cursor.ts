@@ -9,7 +9,7 @@ import { isDocumentId } from './names.ts';
  * Nothing in it depends on what the keys are, so another sort (the rank of a full-text search)
  * plugs in as one more key.
  *
- * Format: `base64url(JSON [version, binding, values, id]) "." base64url(HMAC-SHA-256)`. The binding is
+ * Format: `base64url(JSON [version, binding, values, id, from]) "." base64url(HMAC-SHA-256)`. The binding is
  * a hash of the parameters the order depends on (database, collection, sortBy, sortOrder, filter,
  * search), so a cursor used with others is refused. The HMAC makes a cursor tamper-evident; its
  * key is derived from a secret every instance shares (documents.ts), so any instance takes any
@@ -24,6 +24,13 @@ export type KeyValue = string | number | null;
 export interface CursorPosition {
   values: KeyValue[];
   id: string;
+  /**
+   * The first key (an index into the values; `values.length` means `id`) at which the row after
+   * this position differed when the page was read: the ranges deeper than it were empty then, so
+   * the next page need not read them (keyset.ts). Documents inserted since may be missed there,
+   * which paging allows; none that existed.
+   */
+  from: number;
 }
 
 const VERSION = 1;
@@ -48,7 +55,7 @@ export class CursorCodec {
   }
 
   encode(binding: string, position: CursorPosition): string {
-    const body = Buffer.from(JSON.stringify([VERSION, binding, position.values, position.id])).toString('base64url');
+    const body = Buffer.from(JSON.stringify([VERSION, binding, position.values, position.id, position.from])).toString('base64url');
     return `${body}.${this.mac(body).toString('base64url')}`;
   }
 
@@ -70,8 +77,8 @@ export class CursorCodec {
     } catch {
       throw invalid('The cursor is malformed');
     }
-    if (!Array.isArray(decoded) || decoded.length !== 4 || decoded[0] !== VERSION) throw invalid('The cursor is of another version');
-    const [, bound, values, id] = decoded as [number, unknown, unknown, unknown];
+    if (!Array.isArray(decoded) || decoded.length !== 5 || decoded[0] !== VERSION) throw invalid('The cursor is of another version');
+    const [, bound, values, id, from] = decoded as [number, unknown, unknown, unknown, unknown];
     if (bound !== binding) {
       throw invalid('The cursor belongs to other parameters: send the same sortBy, sortOrder, filter and search as the list that gave it');
     }
@@ -80,11 +87,14 @@ export class CursorCodec {
       !isDocumentId(id) ||
       !Array.isArray(values) ||
       values.length !== shape.length ||
+      !Number.isInteger(from) ||
+      (from as number) < 0 ||
+      (from as number) > shape.length ||
       !values.every((v, i) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || (v === null && shape[i]))
     ) {
       throw invalid('The cursor does not fit this sort');
     }
-    return { values: values as KeyValue[], id };
+    return { values: values as KeyValue[], id, from: from as number };
   }
 
   private mac(body: string): Buffer {

@@ -38,6 +38,19 @@ export function keyColumns(sort: Sort): string {
   return sort.keys.map((k, i) => `, ${k} AS k${i}`).join('');
 }
 
+/**
+ * The first key at which two rows' values differ (`values.length`: none, they tie up to `id`): for
+ * a cursor's `from`. Numbers PostgreSQL gives as text count as equal when they are the same number
+ * (`1.0` and `1` tie in SQL); calling two values equal that SQL tells apart only costs a range read.
+ */
+export function firstDifference(a: KeyValue[], b: KeyValue[]): number {
+  const same = (x: KeyValue, y: KeyValue) =>
+    x === y || (typeof x === 'string' && typeof y === 'string' && NUMERIC.test(x) && NUMERIC.test(y) && Number(x) === Number(y));
+  const i = a.findIndex((x, k) => !same(x, b[k]));
+  return i === -1 ? a.length : i;
+}
+const NUMERIC = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
+
 /** The values of the key columns of a row selected with keyColumns. */
 export function keyValues(sort: Sort, row: Record<string, unknown>): KeyValue[] {
   return sort.keys.map((_, i) => {
@@ -54,23 +67,25 @@ export interface KeysetRange {
 }
 
 /**
- * The rows strictly after a position, as consecutive ranges, each one an index range in the order
+ * The rows strictly after a position, as consecutive ranges (those deeper than `from` left out), each one an index range in the order
  * of the list: first the rest of the position's ties (`k1 = v1 AND k2 = v2 AND id > ?`), then the
  * rest of its second key (`k1 = v1 AND k2 > v2`), then past its first key (`k1 > v1`); `<` when
- * descending. Each range is read in index order, a page at most: on PostgreSQL all of them in one
- * statement, merged by UNION ALL; on SQLite (in-process) in turn until the page is full. One
+ * descending. The list reads them in turn, each in index order and a page at most, until the page
+ * is full; `from` (the cursor's) skips those that were empty when the cursor's page was read, so as
+ * a rule one statement serves a page (a UNION ALL of all of them in one statement planned and ran
+ * slower on PostgreSQL than that one statement). One
  * row-value comparison, `(k1, k2, id) > (?, ?, ?)`, would say the same, but SQLite cannot seek an
  * expression index with it (it scans the collection up to the position), and neither store can
  * when a key of the position is NULL. Each range orders only by the keys it does not fix, so both
  * stores read it in index order.
  */
-export function keysetRanges(sort: Sort, values: KeyValue[], id: string): KeysetRange[] {
+export function keysetRanges(sort: Sort, values: KeyValue[], id: string, from = sort.keys.length): KeysetRange[] {
   const dir = sort.desc ? ' DESC' : '';
   const op = sort.desc ? '<' : '>';
   const keys = [...sort.keys, 'id'];
   const vals: KeyValue[] = [...values, id];
   const ranges: KeysetRange[] = [];
-  for (let i = keys.length - 1; i >= 0; i--) {
+  for (let i = Math.min(from, keys.length - 1); i >= 0; i--) {
     if (vals[i] === null) continue; // nothing sorts after NULL within its class: the range is empty
     const fixed = keys.slice(0, i).map((k, j) => (vals[j] === null ? `${k} IS NULL` : `${k} = ?`));
     const params = vals.slice(0, i + 1).filter((v) => v !== null) as Param[];

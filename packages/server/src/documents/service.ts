@@ -16,7 +16,7 @@ import { documentArrayJson, documentJson, type DocumentJson } from './document-j
 import type { Scope, Scopes } from './rule-access.ts';
 import { indexChanges, searchClause } from './search.ts';
 import type { CursorCodec } from './cursor.ts';
-import { keyColumns, keysetRanges, keyValues, orderClause, sortOf } from './keyset.ts';
+import { firstDifference, keyColumns, keysetRanges, keyValues, orderClause, sortOf } from './keyset.ts';
 import { parseProjection, project, projectedText, projectionColumns, type Projection } from './projection.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
@@ -441,29 +441,15 @@ export class DocumentsService {
       const first = select({ sql: '', params: [], order: orderClause(sort) }, q.limit + 1, offset);
       rows = await this.store.all<Row>(first.sql, first.params);
     } else {
-      // Keyset: the ranges after the cursor's position (keyset.ts), so a deep page costs what the
-      // first one does. Each range is read in index order and limited to a page.
-      const keyset = keysetRanges(sort, after.values, after.id);
-      if (dialect.name === 'postgres') {
-        // One round trip: the ranges' pages merged in the list's order (at most a few pages of rows to sort).
-        const ranges = keyset.map((range) => select(range, q.limit + 1, 0, false));
-        const dir = sort.desc ? ' DESC' : '';
-        const merged = [...sort.keys.map((_, i) => `k${i}`), 'id'].map((k) => k + dir).join(', ');
-        rows = await this.store
-          .all<Row>(`SELECT *, ${extra.sql} AS extra FROM (${ranges.map((r) => `(${r.sql})`).join(' UNION ALL ')}) AS ranges ORDER BY ${merged} LIMIT ?`, [
-            ...extra.params,
-            ...ranges.flatMap((r) => r.params),
-            q.limit + 1,
-          ])
-          .catch(refuseForged);
-      } else {
-        const ranges = keyset.map((range) => select(range, q.limit + 1, 0));
-        // In-process SQLite: read them in turn until the page is full (as a rule the ties, then one more).
-        rows = [];
-        for (const range of ranges) {
-          if (rows.length > q.limit) break;
-          rows.push(...(await this.store.all<Row>(range.sql, range.params)));
-        }
+      // Keyset: the ranges after the cursor's position (keyset.ts), each read in index order, a page
+      // at most, so a deep page costs what the first one does. Read in turn until the page is full:
+      // as a rule one range (the cursor says which ranges were empty when its page was read), two or
+      // three where the page crosses the end of a tie or of a type class.
+      rows = [];
+      for (const range of keysetRanges(sort, after.values, after.id, after.from)) {
+        if (rows.length > q.limit) break;
+        const next = select(range, q.limit + 1, 0, rows.length === 0);
+        rows.push(...(await this.store.all<Row>(next.sql, next.params).catch(refuseForged)));
       }
       // A document moved by a concurrent update may show in two ranges: once is enough.
       const seen = new Set<string>();
@@ -472,7 +458,11 @@ export class DocumentsService {
     const page = rows.slice(0, q.limit);
     const known = rows.length ? rows[0].extra : (await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
     const last = rows.length > q.limit ? page[page.length - 1] : undefined;
-    const nextCursor = last ? cursors.encode(binding, { values: keyValues(sort, last), id: last.id }) : null;
+    const lastValues = last && keyValues(sort, last);
+    const nextCursor =
+      last && lastValues
+        ? cursors.encode(binding, { values: lastValues, id: last.id, from: firstDifference(lastValues, keyValues(sort, rows[q.limit])) })
+        : null;
     const matched = counted && rows.length ? Number(rows[0].matched) : undefined;
     if (matched !== undefined) this.counts.set(this.counts.key(databaseId, known ?? '0', where, params), matched);
     return answer(

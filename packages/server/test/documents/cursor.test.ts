@@ -219,7 +219,7 @@ forEachStore('cursor paging', (kind) => {
         ['id', []],
       ] as const) {
         const binding = codec.binding([t.db.databaseId, 'big', sortBy, 'asc', undefined, undefined]);
-        const forged = codec.encode(binding, { values: [...values], id: 'x' });
+        const forged = codec.encode(binding, { values: [...values], id: 'x', from: values.length });
         const r = await list({ sortBy, cursor: forged });
         assert.ok(r.status === 200 || (r.status === 400 && errorCode(r) === 'invalid_cursor'), `${sortBy} ${JSON.stringify(values)}: ${r.status} ${r.text}`);
       }
