@@ -69,7 +69,12 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
 
     for (const sortBy of ['createdAt', 'score']) {
       const base = `/v1/items/docs?limit=${PAGE_SIZE}&sortBy=${sortBy}`;
-      const previous = await call<{ nextCursor: string | null; documents: unknown[] }>(svc.url, 'GET', `${base}&offset=${(DEEP_PAGE - 2) * PAGE_SIZE}`, svc.key);
+      const previous = await call<{ nextCursor: string | null; documents: unknown[] }>(
+        svc.url,
+        'GET',
+        `${base}&offset=${(DEEP_PAGE - 2) * PAGE_SIZE}`,
+        svc.key,
+      );
       if (!previous.nextCursor) throw new Error(`${name}: page ${DEEP_PAGE - 1} by ${sortBy} has no nextCursor`);
       const cursorPath = `${base}&cursor=${encodeURIComponent(previous.nextCursor)}`;
       const offsetPath = `${base}&offset=${(DEEP_PAGE - 1) * PAGE_SIZE}`;
