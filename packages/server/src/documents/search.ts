@@ -205,18 +205,29 @@ export async function indexChanges(tx: Queryable & Pick<Transaction, 'group'>, d
   if (gone.length) await unindex(tx, databaseId, collection, gone);
 }
 
-/** What `search=` adds to a list: a condition (its parameters bound in order) and the rank as an ascending sort key. */
+/**
+ * What `search=` adds to a list: a condition like a filter's (its parameters bound in order), for
+ * counting, and for a page the same matches as a join, `search_id` = the document's id, with
+ * `search_rank`, the rank as an ascending sort key, when the list is ranked.
+ */
 export interface SearchClause {
   sql: string;
   params: Param[];
-  /** Ascending (the negated rank, so the best come first); its words are SQL literals, so it binds nothing. */
+  /** `JOIN (…) AS search ON search_id = id`: the matches, ranked in the one pass that finds them. */
+  join: { sql: string; params: Param[] };
+  /** Ascending (the negated rank, so the best come first): the join's column. */
   rankKey: string;
 }
 
 /**
  * The clause of a `search=` on a list, or undefined when it is empty (ignored, §1.1). 400
  * `invalid_filter` on a collection without search fields, or with more than 16 words. A search
- * of no words at all (only punctuation) matches nothing.
+ * of no words at all (only punctuation) matches nothing. `ranked`: the list is ordered by rank
+ * (no sortBy), so the join computes it.
+ *
+ * The rank is computed once per match, from the `document_search` row that matched (no second
+ * lookup), with byte lengths (`octet_length`): the count of a needle is the same in bytes as in
+ * characters, and PostgreSQL knows a compressed value's byte length without decompressing it.
  */
 export async function searchClause(
   q: Queryable,
@@ -224,6 +235,7 @@ export async function searchClause(
   databaseId: string,
   collection: string,
   search: string | undefined,
+  ranked = true,
 ): Promise<SearchClause | undefined> {
   if (search === undefined || search.trim() === '') return undefined;
   if (!fieldsOf(await readSearchSettings(q, dialect, databaseId), collection)) {
@@ -231,11 +243,21 @@ export async function searchClause(
   }
   const words = searchWords(search);
   if (words.length > SEARCH_LIMITS.words) throw new ApiError('invalid_filter', `search takes at most ${SEARCH_LIMITS.words} words`);
-  if (words.length === 0) return { sql: '(1 = 0)', params: [], rankKey: 'id' };
+  const rankKey = 'search_rank';
+  if (words.length === 0) {
+    const join = `JOIN (SELECT id AS search_id, 0 AS search_rank FROM documents WHERE 1 = 0) AS search ON search_id = id`;
+    return { sql: '(1 = 0)', params: [], join: { sql: join, params: [] }, rankKey };
+  }
+  const { search: sql } = dialect;
+  const params = [databaseId, collection, sql.query(words)];
   // Words are letters, marks and digits only; quotes are doubled all the same.
   const needles = words.map((w) => `' ${w.replaceAll("'", "''")}'`);
-  const occurrences = needles.map((n) => `(length(s.words) - length(replace(s.words, ${n}, ''))) / length(${n})`).join(' + ');
-  const rankKey = `(SELECT -(CAST(${occurrences} AS ${dialect.search.float}) / s.length) FROM document_search s
-    WHERE s.database_id = documents.database_id AND s.collection = documents.collection AND s.id = documents.id)`;
-  return { sql: dialect.search.matches, params: [databaseId, collection, dialect.search.query(words)], rankKey };
+  const occurrences = needles.map((n) => `(octet_length(s.words) - octet_length(replace(s.words, ${n}, ''))) / octet_length(${n})`).join(' + ');
+  const rank = ranked ? `, -(CAST(${occurrences} AS ${sql.float}) / s.length) AS search_rank` : '';
+  return {
+    sql: sql.matches,
+    params,
+    join: { sql: `JOIN (SELECT s.id AS search_id${rank} FROM ${sql.matching}${sql.fence}) AS search ON search_id = id`, params },
+    rankKey,
+  };
 }

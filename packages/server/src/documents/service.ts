@@ -14,7 +14,7 @@ import { compileFilter, parseField } from './query.ts';
 import { CountCache } from './count-cache.ts';
 import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
 import type { Scope, Scopes } from './rule-access.ts';
-import { indexChanges, searchClause } from './search.ts';
+import { indexChanges, searchClause, type SearchClause } from './search.ts';
 import type { CursorCodec } from './cursor.ts';
 import { firstDifference, keyColumns, keysetRanges, keyValues, orderClause, sortOf } from './keyset.ts';
 import { parseProjection, project, projectedText, projectionColumns, type Projection } from './projection.ts';
@@ -381,7 +381,7 @@ export class DocumentsService {
     const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
     const projection = parseProjection(q.fields);
     // Full-text search (search.ts): a condition like a filter's, and the order by rank unless sortBy is given.
-    const searched = await searchClause(this.store, dialect, databaseId, collection, q.search);
+    const searched = await searchClause(this.store, dialect, databaseId, collection, q.search, q.sortBy === undefined);
     if (q.cursor !== undefined && q.offset !== undefined) {
       throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
     }
@@ -409,6 +409,10 @@ export class DocumentsService {
     }
     const where = `database_id = ? AND collection = ?${filter ? ` AND ${filter.sql}` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
+    // A search's page joins its matches (search.ts) rather than testing them, the rank read in the same pass.
+    const unsearched = [rule, own].filter((f) => f !== undefined);
+    const pageWhere = `database_id = ? AND collection = ?${unsearched.map((f) => ` AND (${f.sql})`).join('')}`;
+    const pageParams: Param[] = [databaseId, collection, ...unsearched.flatMap((f) => f.params)];
     const offset = q.offset ?? 0;
     // The total rides along with the page as a column (one query instead of two): the collection's
     // counter when unfiltered, else the database's version, which keys the CountCache. As text
@@ -431,11 +435,29 @@ export class DocumentsService {
     const counted = searched !== undefined && after === undefined;
     // With a projection, only the named fields leave the store (projection.ts).
     const userColumns = projection ? projectionColumns(dialect.name, projection) : `${dialect.jsonText('data')} AS data`;
-    const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true) => ({
-      sql: `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
+    const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true) =>
+      searched
+        ? searchedSelect(range, n, skip, withExtra)
+        : {
+            sql: `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
          WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?`,
-      params: [...(withExtra ? extra.params : []), ...params, ...range.params, n, skip],
-    });
+            params: [...(withExtra ? extra.params : []), ...params, ...range.params, n, skip],
+          };
+    // Under a search, the page's ids, keys and the count come from the matches joined to the
+    // documents (narrow rows: every match is ranked and counted), and only the page's rows are
+    // read whole: their JSON never goes through the sort or the count.
+    const searchedSelect = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra: boolean) => {
+      const join = (searched as SearchClause).join;
+      const dir = sort.desc ? ' DESC' : '';
+      const order = [...sort.keys.map((_, i) => `k${i}`), 'page_id'].map((k) => k + dir).join(', ');
+      return {
+        sql: `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${sort.keys.map((_, i) => `, k${i}`).join('')}${counted ? ', matched' : ''}
+          FROM (SELECT id AS page_id${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents ${join.sql}
+            WHERE ${pageWhere}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?) AS page
+          JOIN documents ON database_id = ? AND collection = ? AND id = page_id ORDER BY ${order}`,
+        params: [...(withExtra ? extra.params : []), ...join.params, ...pageParams, ...range.params, n, skip, databaseId, collection],
+      };
+    };
     let rows: Row[];
     if (!after) {
       const first = select({ sql: '', params: [], order: orderClause(sort) }, q.limit + 1, offset);

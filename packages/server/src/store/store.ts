@@ -175,6 +175,13 @@ export interface SearchSql {
   readonly settings: string;
   /** A condition on `documents.id`, with the parameters database id, collection, `query(words)`. */
   readonly matches: string;
+  /**
+   * The matching rows of `document_search` as `s`, a FROM … WHERE … with the same parameters: the
+   * ranked list reads the rank from them in the same pass (documents/search.ts).
+   */
+  readonly matching: string;
+  /** Appended to a derived table to keep the planner from flattening it (PostgreSQL: ` OFFSET 0`), else ''. */
+  readonly fence: string;
   /** The match parameter: documents holding a word starting with each of `words` (tokens: letters, marks, digits). */
   query(words: string[]): string;
   /** The SQL type of an IEEE double. */

@@ -6,6 +6,8 @@ import type { SearchSql } from '../store.ts';
  * dictionary), under a GIN index. The tsquery is built from the same tokens, each `'word':*`
  * (prefix), joined by `&`, and cast: user input never reaches to_tsquery's syntax.
  */
+const MATCHING = 'document_search s WHERE s.database_id = ? AND s.collection = ? AND s.terms @@ CAST(? AS tsquery)';
+
 export const postgresSearch: SearchSql = {
   schema: [
     `CREATE TABLE document_search (
@@ -20,7 +22,10 @@ export const postgresSearch: SearchSql = {
     'CREATE INDEX document_search_terms ON document_search USING gin (terms)',
   ],
   settings: "CAST(settings->'search' AS TEXT)",
-  matches: 'id IN (SELECT s.id FROM document_search s WHERE s.database_id = ? AND s.collection = ? AND s.terms @@ CAST(? AS tsquery))',
+  matches: `id IN (SELECT s.id FROM ${MATCHING})`,
+  matching: MATCHING,
+  // Unflattened, the ranked matches reach the sort as (id, rank), not with the words they were ranked from.
+  fence: ' OFFSET 0',
   query: (words) => words.map((w) => `'${w.replaceAll('\\', '\\\\').replaceAll("'", "''")}':*`).join(' & '),
   float: 'DOUBLE PRECISION',
 };

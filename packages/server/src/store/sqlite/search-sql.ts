@@ -8,6 +8,9 @@ import type { SearchSql } from '../store.ts';
  * token character to it, and the ASCII ones left are [a-z0-9]. `detail=none`: no positions, as
  * no query needs them (words are ANDed, never phrases), which keeps the index small.
  */
+const MATCHING =
+  'document_search_fts JOIN document_search s ON s.row = document_search_fts.rowid WHERE s.database_id = ? AND s.collection = ? AND document_search_fts MATCH ?';
+
 export const sqliteSearch: SearchSql = {
   schema: [
     `CREATE TABLE document_search (
@@ -32,8 +35,9 @@ export const sqliteSearch: SearchSql = {
     END`,
   ],
   settings: "json_extract(settings, '$.search')",
-  matches:
-    'id IN (SELECT s.id FROM document_search_fts JOIN document_search s ON s.row = document_search_fts.rowid WHERE s.database_id = ? AND s.collection = ? AND document_search_fts MATCH ?)',
+  matches: `id IN (SELECT s.id FROM ${MATCHING})`,
+  matching: MATCHING,
+  fence: '',
   // Each word quoted (nothing in it is FTS5 syntax), `*`: by prefix; juxtaposed: ANDed.
   query: (words) => words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(' '),
   float: 'REAL',
