@@ -117,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bus.publish(events);
     deps.onChange?.(events);
   };
+  const auth = createAuth({ store, config, limiter, clock, jobs, log: app.log, invalidation });
   // Cursors are signed with a key derived from DATABASE_URL: the one setting every instance shares.
   const documents = createDocuments({
     store,
@@ -127,6 +128,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     inTransaction: [webhooks.enqueue],
     cursorSecret: config.databaseUrl,
     jobs,
+    cachedRuleReads: {
+      invalidation,
+      settings: new InvalidatedCache<string>(invalidation, cacheSize),
+      sessionUser: (databaseId, token) => auth.sessions.userOf(databaseId, token),
+    },
   });
 
   // Every feature, in one list: routes registered in this order, started when the app is ready,
@@ -137,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createAdmin({ store, publicUrl: config.publicUrl, limiter, setupToken: deps.setupToken }),
     documents,
     webhooks,
-    createAuth({ store, config, limiter, clock, jobs, log: app.log, invalidation }),
+    auth,
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log }),
     createRules({ store }),
     createDocs({ publicUrl: config.publicUrl }),

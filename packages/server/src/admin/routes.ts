@@ -124,7 +124,8 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
   api.patch(
     '/v1/admin/databases/:id',
     {
-      config: operator,
+      // Settings (rules among them) are cached per instance on PostgreSQL: answer once every instance dropped them.
+      config: { ...operator, invalidates: true },
       schema: {
         tags,
         summary: 'Rename a database or merge its settings',

@@ -60,7 +60,11 @@ export const PatchDatabaseBody = Type.Object(
     settings: Type.Optional(
       Type.Object(
         {},
-        { additionalProperties: true, description: 'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}, oidc: {issuer, clientId, clientSecret, name}}}' },
+        {
+          additionalProperties: true,
+          description:
+            'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}, oidc: {issuer, clientId, clientSecret, name}}}',
+        },
       ),
     ),
   },

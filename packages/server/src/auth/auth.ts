@@ -36,7 +36,7 @@ export interface AuthDeps {
  * magic links by e-mail, sign-in with Google or GitHub. The purge of expired rows runs as a job;
  * `stop` waits for the mails still being sent, then closes the mailer.
  */
-export function createAuth(deps: AuthDeps): Feature {
+export function createAuth(deps: AuthDeps): Feature & { sessions: Sessions } {
   const { store, config, limiter, clock, jobs, log } = deps;
   const cache = deps.invalidation && new InvalidatedCache<SessionEntry>(deps.invalidation, { max: config.credentialCacheSize });
   const sessions = new Sessions(store, clock, config.sessionTtlDays * DAY, cache);
@@ -47,6 +47,7 @@ export function createAuth(deps: AuthDeps): Feature {
   const users = new UserAdmin({ store, clock });
   const oauth = new OAuthFlow({ store, clock, sessions, endpoints: config.oauth, publicUrl: config.publicUrl, log });
   return {
+    sessions,
     routes(app) {
       authRoutes(app, { auth, links, oauth, limiter });
       userAdminRoutes(app, { users, maxPageSize: config.limits.pageSize });

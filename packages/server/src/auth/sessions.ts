@@ -70,6 +70,15 @@ export class Sessions {
     return { user: found.user, tokenHash: hash, token };
   }
 
+  /** The user of a live session of this database (cached like `resolve`), or undefined: for rules (documents/rule-access.ts). */
+  async userOf(databaseId: string, token: string): Promise<UserRow | undefined> {
+    if (!token || token.length > 512) return undefined;
+    const hash = tokenHash(token);
+    const lookup = () => this.lookup(hash);
+    const found = this.cache ? await this.cache.get(`session:${hash}`, this.clock.now(), lookup) : (await lookup())?.value;
+    return found && found.databaseId === databaseId ? found.user : undefined;
+  }
+
   /** The live session of a token hash, whatever its database (resolve compares it, so a cache entry serves any key). */
   private async lookup(hash: string) {
     const row = await this.store.get<UserRow & { session_database_id: string; session_expires_at: string }>(

@@ -5,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import { getDatabase, updateDatabase } from '../databases/databases.ts';
 import { parseJsonBody } from '../json/parse.ts';
 import { readRules, saveRules } from '../rules/rules.ts';
+import { barrierOnce } from '../infra/invalidation/invalidation.ts';
 import { CliError, example, print, withStore } from './output.ts';
 
 /** `svc rules get|set` and `svc search get|set`: parts of a database's settings. */
@@ -31,6 +32,8 @@ export function registerSettingsCommands(program: Command): void {
         const text = o.file === undefined ? await readAll(process.stdin) : readFileSync(o.file, 'utf8');
         // Paths in errors start at the file's root ('/todos/read'), as the file holds the rules object itself.
         const saved = await withStore((store) => saveRules(store, o.database, parseJsonBody(text, loadConfig().limits.jsonDepth), ''));
+        // Running servers keep rules in memory on PostgreSQL: return once every one of them dropped the old ones.
+        await barrierOnce(loadConfig().databaseUrl);
         print({ rules: saved }, () => `Stored the rules of database ${o.database}; they apply at once.`);
       }),
     'svc rules set --database <id> --file rules.json',

@@ -7,7 +7,7 @@ import type { ChangeListener } from '../changes/events.ts';
 import { DocumentsService, type WriteHook } from './service.ts';
 import { AutoIndexer } from './indexes.ts';
 import { CursorCodec } from './cursor.ts';
-import { DocumentRules } from './rule-access.ts';
+import { DocumentRules, type CachedRuleReads } from './rule-access.ts';
 import { documentRoutes } from './routes.ts';
 import { SearchBuilder } from './search-builds.ts';
 import type { Jobs } from '../infra/jobs.ts';
@@ -26,6 +26,8 @@ export interface DocumentsFeatureDeps {
   cursorSecret: string;
   /** Runs the poll of search index builds (search-builds.ts). */
   jobs: Jobs;
+  /** Where rules and sessions may be read from memory (PostgreSQL; rule-access.ts). */
+  cachedRuleReads?: CachedRuleReads;
 }
 
 /** How often an instance looks for search index builds to run (the instance that queued one starts it at once). */
@@ -42,7 +44,7 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
   );
   const cursors = new CursorCodec(deps.cursorSecret);
   const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction, cursors });
-  const rules = new DocumentRules({ store, clock });
+  const rules = new DocumentRules({ store, clock, cached: deps.cachedRuleReads });
   const searchBuilder = new SearchBuilder(store, log);
   return {
     service,

@@ -15,6 +15,9 @@ import {
 } from '../rules/rules.ts';
 import type { Store } from '../store/store.ts';
 import { settingsAndSessionUser } from './rule-user.ts';
+import { ruleUserOf } from '../rules/user-row.ts';
+import type { Invalidation } from '../infra/invalidation/invalidation.ts';
+import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 
 /**
  * What a public-key request may do with documents (API.md §10), decided once per request from
@@ -70,9 +73,53 @@ const refused = (collection: string, operation: Operation): ApiError =>
 const noSession = () =>
   new ApiError('invalid_session', 'The rules of this collection need a signed-in user: send a live X-Session-Token of a user of this database');
 
+/**
+ * Where a database's rules and a session's user may come from memory (PostgreSQL): caches whose
+ * entries die, on every instance, with the invalidations the store announces for a changed
+ * setting (migration 11) or an ended session or changed user (migration 7).
+ */
+export interface CachedRuleReads {
+  invalidation: Invalidation;
+  /** A database's settings (JSON text), under `database:<id>`. */
+  settings: InvalidatedCache<string>;
+  /** The user of a live session of the database (auth/sessions.ts `userOf`, itself cached), or undefined. */
+  sessionUser(databaseId: string, token: string): Promise<object | undefined>;
+}
+
+/** A database's settings text, and (on demand) the request's signed-in user. */
+interface RuleReads {
+  settings: string;
+  user(): Promise<RuleUser | undefined>;
+}
+
 /** The rules of documents for public-key requests: what §10's table answers before any document is read. */
 export class DocumentRules {
-  constructor(private readonly deps: { store: Store; clock: Clock }) {}
+  constructor(private readonly deps: { store: Store; clock: Clock; cached?: CachedRuleReads }) {}
+
+  /**
+   * The rules and the user of one request. From memory when the caches are live (PostgreSQL: no
+   * round trip for a public-key request whose database and session were seen lately), else in one
+   * query (settings and session together). Undefined: the database does not exist.
+   */
+  private async reads(databaseId: string, sessionToken: string | undefined): Promise<RuleReads | undefined> {
+    const { store, clock, cached } = this.deps;
+    if (cached?.invalidation.current()) {
+      const settings = await cached.settings.get(`database:${databaseId}`, clock.now(), async () => {
+        const row = await store.get<{ settings: string }>(`SELECT ${store.dialect.jsonText('settings')} AS settings FROM databases WHERE id = ?`, [databaseId]);
+        return row && { value: row.settings };
+      });
+      if (settings === undefined) return undefined;
+      return {
+        settings,
+        user: async () => {
+          const row = sessionToken ? await cached.sessionUser(databaseId, sessionToken) : undefined;
+          return row && ruleUserOf(row);
+        },
+      };
+    }
+    const read = await settingsAndSessionUser(store, clock, databaseId, sessionToken);
+    return read && { settings: read.settings, user: async () => read.user };
+  }
 
   /**
    * The scopes of one public-key request. Throws 403 `read_only_key` (a write whose rule is false
@@ -81,8 +128,7 @@ export class DocumentRules {
    * no live session). The session is looked up only when a rule needs it.
    */
   async scopes(databaseId: string, collection: string, operation: Operation, sessionToken: string | undefined): Promise<Scopes> {
-    // The rules and the session's user in one query (the user is looked up only when a token was sent).
-    const read = await settingsAndSessionUser(this.deps.store, this.deps.clock, databaseId, sessionToken);
+    const read = await this.reads(databaseId, sessionToken);
     if (!read) throw notFound(`Database '${databaseId}' not found`);
     const rules = rulesOfSettings(read.settings);
     const rule = ruleFor(rules, collection, operation);
@@ -91,7 +137,7 @@ export class DocumentRules {
     if (anonymous.kind === 'none') throw refused(collection, operation);
     let user: RuleUser | undefined;
     if (anonymous.kind === 'session' || (readRule !== undefined && needsUser(readRule))) {
-      user = read.user;
+      user = await read.user();
       if (!user) throw noSession();
     }
     return {

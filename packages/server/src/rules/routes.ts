@@ -60,7 +60,8 @@ export function rulesRoutes(
   api.put(
     '/v1/rules',
     {
-      config,
+      // A change is announced to every instance's rules cache (migration 11); answer once they applied it.
+      config: { ...config, invalidates: true },
       schema: {
         tags,
         summary: 'Replace the access rules whole; they apply at once',

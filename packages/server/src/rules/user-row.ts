@@ -2,7 +2,8 @@ import { isObject, type JsonObject } from '../json/merge-patch.ts';
 import type { RuleUser } from './types.ts';
 
 /** A users row as rules see it: a disabled user is nobody; appMetadata only when it is a JSON object. */
-export function ruleUserOf(row: Record<string, unknown>): RuleUser | undefined {
+export function ruleUserOf(userRow: object): RuleUser | undefined {
+  const row = userRow as Record<string, unknown>;
   if (truthy(row.disabled)) return undefined;
   const user: RuleUser = { id: String(row.id), email: String(row.email), emailVerified: truthy(row.email_verified) };
   const appMetadata = jsonObjectOf(row.app_metadata);

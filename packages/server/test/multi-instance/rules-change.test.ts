@@ -5,14 +5,21 @@ import { OPERATOR, request } from '../helpers/server.ts';
 import { startProcess, type ServerProcess } from '../helpers/process.ts';
 import { apiClient, assertError, type ApiClient } from '../helpers/api.ts';
 import { newUser, type SignedIn } from '../helpers/auth-client.ts';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
 type Page = { documents: Array<{ id: string; owner?: string }>; total: number };
 
 /**
  * API.md §10 "Management": a rule change takes effect at once on the instance that took it and
- * within a second on every other, with or without Redis. svc reads the rules on every public-key
- * request, so on another instance it applies to the very next request: asserted here without any
- * wait, on two real server processes sharing one PostgreSQL and no Redis.
+ * on every other, with or without Redis. On PostgreSQL each instance keeps a database's rules in
+ * memory (documents/rule-access.ts) until the store announces a change of its settings (migration
+ * 11), and the route that changed them answers only once every instance has dropped them, so on
+ * another instance the change applies to the very next request: asserted here without any wait,
+ * on two real server processes sharing one PostgreSQL and no Redis, through each way of changing
+ * them (PUT /v1/rules, the settings of PATCH /v1/admin/databases/:id, `svc rules set`).
  */
 describe('two instances on one PostgreSQL, no Redis: a rule change applies at once on both', { skip: await missingServices({ postgres: true }) }, () => {
   let db: TestStore;
@@ -24,6 +31,7 @@ describe('two instances on one PostgreSQL, no Redis: a rule change applies at on
   /** A public-key client on one instance acting for ann. */
   let annOn: (via: ServerProcess) => ApiClient;
   let publicKey: string;
+  let databaseId: string;
 
   before(async () => {
     db = await postgresTestStore();
@@ -32,6 +40,7 @@ describe('two instances on one PostgreSQL, no Redis: a rule change applies at on
     const created = await request(a, 'POST', '/admin/databases', { key: op, body: { name: 'rules-change' } });
     assert.equal(created.status, 201, created.text);
     const { database, key } = created.json as { database: { id: string }; key: { key: string } };
+    databaseId = database.id;
     const pub = await request(a, 'POST', `/admin/databases/${database.id}/keys`, { key: op, body: { kind: 'public' } });
     publicKey = (pub.json as { key: string }).key;
     secretOn = (via) => apiClient(via, key.key);
@@ -74,5 +83,21 @@ describe('two instances on one PostgreSQL, no Redis: a rule change applies at on
     await secretOn(b).put('/rules', { rules: { '*': { read: 'signedIn' } } });
     assert.equal((await annOn(a).get<Page>('/todos/docs')).total, 3);
     assertError(await apiClient(a, publicKey).request('GET', '/todos/docs'), 401, 'invalid_session', 'signedIn now, on A');
+
+    // Through the settings of the management API (the dashboard's way), on A; seen on B.
+    const op = ((await request(a, 'POST', '/admin/sign-in', { body: OPERATOR })).json as { token: string }).token;
+    const patched = await request(a, 'PATCH', `/admin/databases/${databaseId}`, { key: op, body: { settings: { rules: { todos: { read: true } } } } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await apiClient(b, publicKey).get<Page>('/todos/docs')).total, 3, 'settings.rules through the admin API: B reads without a session at once');
+
+    // Through the CLI, which writes the store directly and waits for every instance.
+    const cli = spawnSync(process.execPath, [BIN, 'rules', 'set', '--database', databaseId], {
+      input: JSON.stringify({ todos: { read: false } }),
+      env: { ...process.env, DATABASE_URL: db.url },
+      encoding: 'utf8',
+    });
+    assert.equal(cli.status, 0, cli.stderr);
+    assertError(await apiClient(a, publicKey).request('GET', '/todos/docs'), 403, 'forbidden', '`svc rules set`: refused on A at once');
+    assertError(await apiClient(b, publicKey).request('GET', '/todos/docs'), 403, 'forbidden', '`svc rules set`: refused on B at once');
   });
 });
