@@ -21,8 +21,9 @@ import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 
 /**
  * What a public-key request may do with documents (API.md §10), decided once per request from
- * the database's rules as stored now (read on every request, never cached: a change applies at
- * once, on every instance). Secret keys and operators never come here.
+ * the database's rules as stored now (read from the store, or on PostgreSQL from a cache whose
+ * entries die on every instance with the change: CachedRuleReads), so a change applies at once
+ * on every instance. Secret keys and operators never come here.
  */
 
 /** The documents one operation of a public-key request may touch. */
