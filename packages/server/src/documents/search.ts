@@ -206,24 +206,22 @@ export async function indexChanges(tx: Queryable & Pick<Transaction, 'group'>, d
 }
 
 /**
- * What `search=` adds to a list: a condition like a filter's (its parameters bound in order), for
- * counting, and for a page the same matches as a join, `search_id` = the document's id, with
- * `search_rank`, the rank as an ascending sort key, when the list is ranked.
+ * What `search=` adds to a list: a condition like a filter's (its parameters bound in order), and
+ * for a ranked page the matches as a derived table `search` (`id`, `search_rank`).
  */
 export interface SearchClause {
   sql: string;
   params: Param[];
-  /** `JOIN (…) AS search ON search_id = id`: the matches, ranked in the one pass that finds them. */
-  join: { sql: string; params: Param[] };
-  /** Ascending (the negated rank, so the best come first): the join's column. */
+  /** `(SELECT id, search_rank …) AS search`: the matches, each ranked in the one pass that finds it. */
+  ranked: { sql: string; params: Param[] };
+  /** Ascending (the negated rank, so the best come first): the derived table's column. */
   rankKey: string;
 }
 
 /**
  * The clause of a `search=` on a list, or undefined when it is empty (ignored, §1.1). 400
  * `invalid_filter` on a collection without search fields, or with more than 16 words. A search
- * of no words at all (only punctuation) matches nothing. `ranked`: the list is ordered by rank
- * (no sortBy), so the join computes it.
+ * of no words at all (only punctuation) matches nothing.
  *
  * The rank is computed once per match, from the `document_search` row that matched (no second
  * lookup), with byte lengths (`octet_length`): the count of a needle is the same in bytes as in
@@ -235,7 +233,6 @@ export async function searchClause(
   databaseId: string,
   collection: string,
   search: string | undefined,
-  ranked = true,
 ): Promise<SearchClause | undefined> {
   if (search === undefined || search.trim() === '') return undefined;
   if (!fieldsOf(await readSearchSettings(q, dialect, databaseId), collection)) {
@@ -245,19 +242,18 @@ export async function searchClause(
   if (words.length > SEARCH_LIMITS.words) throw new ApiError('invalid_filter', `search takes at most ${SEARCH_LIMITS.words} words`);
   const rankKey = 'search_rank';
   if (words.length === 0) {
-    const join = `JOIN (SELECT id AS search_id, 0 AS search_rank FROM documents WHERE 1 = 0) AS search ON search_id = id`;
-    return { sql: '(1 = 0)', params: [], join: { sql: join, params: [] }, rankKey };
+    return { sql: '(1 = 0)', params: [], ranked: { sql: '(SELECT id, 0 AS search_rank FROM document_search WHERE 1 = 0) AS search', params: [] }, rankKey };
   }
   const { search: sql } = dialect;
   const params = [databaseId, collection, sql.query(words)];
   // Words are letters, marks and digits only; quotes are doubled all the same.
   const needles = words.map((w) => `' ${w.replaceAll("'", "''")}'`);
   const occurrences = needles.map((n) => `(octet_length(s.words) - octet_length(replace(s.words, ${n}, ''))) / octet_length(${n})`).join(' + ');
-  const rank = ranked ? `, -(CAST(${occurrences} AS ${sql.float}) / s.length) AS search_rank` : '';
+  const rank = `-(CAST(${occurrences} AS ${sql.float}) / s.length)`;
   return {
     sql: sql.matches,
     params,
-    join: { sql: `JOIN (SELECT s.id AS search_id${rank} FROM ${sql.matching}${sql.fence}) AS search ON search_id = id`, params },
+    ranked: { sql: `(SELECT s.id AS id, ${rank} AS search_rank FROM ${sql.matching}${sql.fence}) AS search`, params },
     rankKey,
   };
 }

@@ -381,7 +381,7 @@ export class DocumentsService {
     const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
     const projection = parseProjection(q.fields);
     // Full-text search (search.ts): a condition like a filter's, and the order by rank unless sortBy is given.
-    const searched = await searchClause(this.store, dialect, databaseId, collection, q.search, q.sortBy === undefined);
+    const searched = await searchClause(this.store, dialect, databaseId, collection, q.search);
     if (q.cursor !== undefined && q.offset !== undefined) {
       throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
     }
@@ -409,10 +409,10 @@ export class DocumentsService {
     }
     const where = `database_id = ? AND collection = ?${filter ? ` AND ${filter.sql}` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
-    // A search's page joins its matches (search.ts) rather than testing them, the rank read in the same pass.
+    // A ranked search's page starts from its matches (search.ts), each document looked up by key.
     const unsearched = [rule, own].filter((f) => f !== undefined);
-    const pageWhere = `database_id = ? AND collection = ?${unsearched.map((f) => ` AND (${f.sql})`).join('')}`;
-    const pageParams: Param[] = [databaseId, collection, ...unsearched.flatMap((f) => f.params)];
+    const present = `EXISTS (SELECT 1 FROM documents WHERE database_id = ? AND collection = ? AND id = search.id${unsearched.map((f) => ` AND (${f.sql})`).join('')})`;
+    const presentParams: Param[] = [databaseId, collection, ...unsearched.flatMap((f) => f.params)];
     const offset = q.offset ?? 0;
     // The total rides along with the page as a column (one query instead of two): the collection's
     // counter when unfiltered, else the database's version, which keys the CountCache. As text
@@ -436,26 +436,38 @@ export class DocumentsService {
     // With a projection, only the named fields leave the store (projection.ts).
     const userColumns = projection ? projectionColumns(dialect.name, projection) : `${dialect.jsonText('data')} AS data`;
     const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true) =>
-      searched
-        ? searchedSelect(range, n, skip, withExtra)
+      searched && q.sortBy === undefined
+        ? rankedSelect(searched, range, n, skip, withExtra)
         : {
             sql: `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
          WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?`,
             params: [...(withExtra ? extra.params : []), ...params, ...range.params, n, skip],
           };
-    // Under a search, the page's ids, keys and the count come from the matches joined to the
-    // documents (narrow rows: every match is ranked and counted), and only the page's rows are
-    // read whole: their JSON never goes through the sort or the count.
-    const searchedSelect = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra: boolean) => {
-      const join = (searched as SearchClause).join;
-      const dir = sort.desc ? ' DESC' : '';
-      const order = [...sort.keys.map((_, i) => `k${i}`), 'page_id'].map((k) => k + dir).join(', ');
+    // A ranked search: the page's ids, ranks and the count come from the matches (narrow rows: every
+    // match is ranked and counted), each document's presence (and the rule's and filter's verdict)
+    // looked up by its key, and only the page's rows are read whole, by key too. By key, so that no
+    // estimate can turn a lookup into a scan per row: a new tenant's rows have no statistics yet.
+    // The columns split at ', ' (field names are identifiers: projection.ts).
+    const rankedSelect = (s: SearchClause, range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra: boolean) => {
+      const columns = [...(userColumns ? userColumns.split(', ') : []), 'created_at', 'updated_at'];
+      const byKey = (column: string) => {
+        const [expression, name = column] = column.split(' AS ');
+        return `(SELECT ${expression} FROM documents WHERE database_id = ? AND collection = ? AND id = page.id) AS ${name}`;
+      };
       return {
-        sql: `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${sort.keys.map((_, i) => `, k${i}`).join('')}${counted ? ', matched' : ''}
-          FROM (SELECT id AS page_id${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents ${join.sql}
-            WHERE ${pageWhere}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?) AS page
-          JOIN documents ON database_id = ? AND collection = ? AND id = page_id ORDER BY ${order}`,
-        params: [...(withExtra ? extra.params : []), ...join.params, ...pageParams, ...range.params, n, skip, databaseId, collection],
+        sql: `SELECT id, ${columns.map(byKey).join(', ')}${withExtra ? `, ${extra.sql} AS extra` : ''}, k0${counted ? ', matched' : ''}
+          FROM (SELECT id${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM ${s.ranked.sql}
+            WHERE (${present}) IS TRUE${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?) AS page
+          ORDER BY k0, id`,
+        params: [
+          ...columns.flatMap(() => [databaseId, collection]),
+          ...(withExtra ? extra.params : []),
+          ...s.ranked.params,
+          ...presentParams,
+          ...range.params,
+          n,
+          skip,
+        ],
       };
     };
     let rows: Row[];
