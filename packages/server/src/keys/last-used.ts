@@ -11,7 +11,8 @@ const LAST_USED_FLUSH_MS = 30_000;
  * one batch by `flush()`, which the app runs every LAST_USED_FLUSH_MS (a job) and at shutdown.
  */
 export class LastUsedTracker {
-  private pending = new Map<string, string>();
+  /** Key id → when it was last used (ms); formatted only when written, not on every request. */
+  private pending = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -19,7 +20,7 @@ export class LastUsedTracker {
   ) {}
 
   touch(keyId: string): void {
-    this.pending.set(keyId, new Date(this.clock.now()).toISOString());
+    this.pending.set(keyId, this.clock.now());
   }
 
   async flush(): Promise<void> {
@@ -27,7 +28,7 @@ export class LastUsedTracker {
     const batch = this.pending;
     this.pending = new Map();
     await this.store.transaction(async (tx) => {
-      for (const [id, at] of batch) await tx.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at, id]);
+      for (const [id, at] of batch) await tx.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(at).toISOString(), id]);
     });
   }
 }
