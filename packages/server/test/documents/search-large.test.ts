@@ -35,11 +35,12 @@ function model(docs: Doc[], searched: string[]): Array<{ id: string; rank: numbe
 
 /**
  * A search whose words most documents hold: every match is ranked and counted, and the answer
- * is still a 200 with the exact total, the order of the contract and working cursors (the
- * statement time-out is tighter than the default, so a search that costs seconds shows as 503).
+ * is still a 200 with the exact total, the order of the contract and working cursors. The rows
+ * are new to PostgreSQL's statistics, as a new tenant's are: a plan that trusts them to be few
+ * (a join scanning the collection per match) runs into the statement time-out, a 503.
  */
 forEachStore('full-text search over a large match set', (kind) => {
-  const t = useServer(kind, { env: { LIMIT_BULK_DOCUMENTS: '5000', DATABASE_STATEMENT_TIMEOUT_MS: '3000' } });
+  const t = useServer(kind, { env: { LIMIT_BULK_DOCUMENTS: '5000' } });
   const api = apiClient(
     () => t.server,
     () => t.db.secretKey,
