@@ -90,6 +90,15 @@ forEachStore('full-text search over a large match set', (kind) => {
       everyOne.slice(0, 3).map((d) => [d.id, docs[Number(d.id.slice(1))].title, undefined]),
     );
 
+    // Ordered by a field instead of the rank, descending.
+    const sorted = await api.get<Page>('/articles/docs', 200, { query: { search: 'alph comm', sortBy: 'title', sortOrder: 'desc', limit: '5' } });
+    assert.equal(sorted.total, both.length);
+    const byTitle = both.map((d) => docs[Number(d.id.slice(1))]).sort((a, b) => (a.title === b.title ? (a.id < b.id ? 1 : -1) : a.title < b.title ? 1 : -1));
+    assert.deepEqual(
+      sorted.documents.map((d) => d.id),
+      byTitle.slice(0, 5).map((d) => d.id),
+    );
+
     // With a filter on top: the total is the filtered one.
     const filtered = await api.get<Page>('/articles/docs', 200, {
       query: { search: 'comm', filter: JSON.stringify({ title: { $prefix: 'common' } }), limit: '5' },
