@@ -436,38 +436,38 @@ export class DocumentsService {
     // With a projection, only the named fields leave the store (projection.ts).
     const userColumns = projection ? projectionColumns(dialect.name, projection) : `${dialect.jsonText('data')} AS data`;
     const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true) =>
-      searched && q.sortBy === undefined
-        ? rankedSelect(searched, range, n, skip, withExtra)
+      searched
+        ? searchedSelect(searched, range, n, skip, withExtra)
         : {
             sql: `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
          WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?`,
             params: [...(withExtra ? extra.params : []), ...params, ...range.params, n, skip],
           };
-    // A ranked search: the page's ids, ranks and the count come from the matches (narrow rows: every
-    // match is ranked and counted), each document's presence (and the rule's and filter's verdict)
-    // looked up by its key, and only the page's rows are read whole, by key too. By key, so that no
-    // estimate can turn a lookup into a scan per row: a new tenant's rows have no statistics yet.
-    // The columns split at ', ' (field names are identifiers: projection.ts).
-    const rankedSelect = (s: SearchClause, range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra: boolean) => {
+    // A search: the page's ids, sort keys and the count come from narrow rows (a search may match
+    // most of a collection, and every match is counted), and only the page's rows are read whole,
+    // by key. Ranked, the rows are the matches (ranked in the pass that finds them), each document's
+    // presence (and the rule's and filter's verdict) looked up by its key: by key, so that no estimate
+    // can turn a lookup into a scan per row (a new tenant's rows have no statistics yet). With sortBy,
+    // the documents that match, as any list. The columns split at ', ' (field names are identifiers:
+    // projection.ts).
+    const searchedSelect = (s: SearchClause, range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra: boolean) => {
+      const ranked = q.sortBy === undefined;
+      const from = ranked
+        ? { sql: `${s.ranked.sql} WHERE (${present}) IS TRUE`, params: [...s.ranked.params, ...presentParams] }
+        : { sql: `documents WHERE ${where}`, params };
+      const dir = sort.desc ? ' DESC' : '';
+      const keys = sort.keys.map((_, i) => `k${i}`);
       const columns = [...(userColumns ? userColumns.split(', ') : []), 'created_at', 'updated_at'];
       const byKey = (column: string) => {
         const [expression, name = column] = column.split(' AS ');
         return `(SELECT ${expression} FROM documents WHERE database_id = ? AND collection = ? AND id = page.id) AS ${name}`;
       };
       return {
-        sql: `SELECT id, ${columns.map(byKey).join(', ')}${withExtra ? `, ${extra.sql} AS extra` : ''}, k0${counted ? ', matched' : ''}
-          FROM (SELECT id${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM ${s.ranked.sql}
-            WHERE (${present}) IS TRUE${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} LIMIT ? OFFSET ?) AS page
-          ORDER BY k0, id`,
-        params: [
-          ...columns.flatMap(() => [databaseId, collection]),
-          ...(withExtra ? extra.params : []),
-          ...s.ranked.params,
-          ...presentParams,
-          ...range.params,
-          n,
-          skip,
-        ],
+        sql: `SELECT id, ${columns.map(byKey).join(', ')}${withExtra ? `, ${extra.sql} AS extra` : ''}${keys.map((k) => `, ${k}`).join('')}${counted ? ', matched' : ''}
+          FROM (SELECT id${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM ${from.sql}${range.sql ? ` AND ${range.sql}` : ''}
+            ORDER BY ${range.order} LIMIT ? OFFSET ?) AS page
+          ORDER BY ${[...keys, 'id'].map((k) => k + dir).join(', ')}`,
+        params: [...columns.flatMap(() => [databaseId, collection]), ...(withExtra ? extra.params : []), ...from.params, ...range.params, n, skip],
       };
     };
     let rows: Row[];
