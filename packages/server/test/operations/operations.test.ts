@@ -107,7 +107,7 @@ forEachStore('operations endpoints', (kind) => {
       .filter((p) => p.in === 'query')
       .map((p) => p.name)
       .sort();
-    assert.deepEqual(query, ['filter', 'limit', 'offset', 'sortBy', 'sortOrder']);
+    assert.deepEqual(query, ['cursor', 'fields', 'filter', 'limit', 'offset', 'search', 'sortBy', 'sortOrder']);
     const create = doc.paths['/v1/{collection}/docs'].post as { responses: Record<string, unknown> };
     for (const status of ['201', '400', '401', '403', '409', '413']) assert.ok(create.responses[status], `POST docs documents ${status}`);
   });
