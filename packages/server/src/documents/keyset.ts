@@ -66,6 +66,9 @@ export interface KeysetRange {
   order: string;
 }
 
+/** Sort columns of the documents table itself, each with its own index ending in id (migration 1). */
+const SYSTEM_COLUMNS = new Set(['created_at', 'updated_at']);
+
 /**
  * The rows strictly after a position, as consecutive ranges (those deeper than `from` left out), each one an index range in the order
  * of the list: first the rest of the position's ties (`k1 = v1 AND k2 = v2 AND id > ?`), then the
@@ -82,6 +85,13 @@ export interface KeysetRange {
 export function keysetRanges(sort: Sort, values: KeyValue[], id: string, from = sort.keys.length): KeysetRange[] {
   const dir = sort.desc ? ' DESC' : '';
   const op = sort.desc ? '<' : '>';
+  // A system column (never NULL) then id: one row-value range, which both stores seek in the
+  // column's (database_id, collection, <column>, id) index, so a page is one statement whatever the
+  // ties (the documents of one bulk share their createdAt, and a page often ends inside them).
+  const [only] = sort.keys;
+  if (sort.keys.length === 1 && SYSTEM_COLUMNS.has(only) && values[0] !== null) {
+    return [{ sql: `((${only}, id) ${op} (?, ?))`, params: [values[0] as Param, id], order: `${only}${dir}, id${dir}` }];
+  }
   const keys = [...sort.keys, 'id'];
   const vals: KeyValue[] = [...values, id];
   const ranges: KeysetRange[] = [];
