@@ -9,7 +9,8 @@ WORKDIR /app
 # better-sqlite3 compiles when no prebuilt binary matches.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY . .
-RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
+# (packages/server/node_modules holds the versions the server needs where the root's differ: made sure to exist for the COPY below.)
+RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund && mkdir -p packages/server/node_modules
 
 # Run: the built server, its production dependencies and the built dashboard; no compiler, no
 # sources, no TypeScript at runtime, not root.
@@ -19,6 +20,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=8700 DATABASE_URL=sqlite:/data/svc.db
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/packages/server/package.json ./packages/server/
+COPY --from=build /app/packages/server/node_modules ./packages/server/node_modules
 COPY --from=build /app/packages/server/bin ./packages/server/bin
 COPY --from=build /app/packages/server/dist ./packages/server/dist
 COPY --from=build /app/packages/dashboard/package.json ./packages/dashboard/
