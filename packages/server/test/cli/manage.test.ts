@@ -1,37 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { forEachStore } from '../helpers/stores.ts';
 import { OPERATOR, useServer } from '../helpers/server.ts';
 import { apiClient } from '../helpers/api.ts';
 import { newUser } from '../helpers/auth-client.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runSvc, SVC_BIN, type CliRun } from '../helpers/cli.ts';
+import { spawn } from 'node:child_process';
 
 /** Runs the real `svc` on a store, standard input a pipe holding `stdin` (so never a terminal). */
-function svc(databaseUrl: string, args: string[], stdin = ''): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const svc = (databaseUrl: string, args: string[], stdin = ''): Promise<CliRun> => runSvc(databaseUrl, args, stdin);
 
 /**
  * Runs `svc` on a terminal: util-linux `script` gives it a pseudo-terminal, as a person's shell
@@ -44,7 +21,7 @@ function svcOnTerminal(
   dialogue: Array<[question: string, answer: string]>,
 ): Promise<{ code: number | null; seen: string }> {
   return new Promise((resolve, reject) => {
-    const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const command = [process.execPath, SVC_BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, DATABASE_URL: databaseUrl } });
     let seen = '';
     let step = 0;
@@ -65,7 +42,7 @@ function svcOnTerminal(
   });
 }
 
-const json = (r: Ran): any => {
+const json = (r: CliRun): any => {
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout);
 };
@@ -74,7 +51,7 @@ const json = (r: Ran): any => {
  * A failure as the CLI prints it: exit code 1, one line on standard error, no stack trace (a
  * validation error adds one indented `/path: message` line per problem, as rules set shows them).
  */
-function failed(r: Ran, pattern: RegExp): void {
+function failed(r: CliRun, pattern: RegExp): void {
   assert.equal(r.code, 1, `exit code; stdout: ${r.stdout}`);
   const [, ...more] = r.stderr.trimEnd().split('\n');
   assert.ok(

@@ -1,33 +1,15 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { forEachStore, type TestStore } from '../helpers/stores.ts';
 import { useServer } from '../helpers/server.ts';
 import { apiClient } from '../helpers/api.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+import { runSvc } from '../helpers/cli.ts';
 
 /** Runs `svc …` against a store, with `stdin` as its standard input. */
-function svc(db: TestStore, args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: db.url } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const svc = (db: TestStore, args: string[], stdin = '') => runSvc(db.url, args, stdin);
 
 const RULES = { todos: { read: { owner: { $auth: 'id' } }, create: { owner: { $auth: 'id' } } }, '*': { read: true } };
 

@@ -1,30 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { forEachStore, type TestStore } from '../helpers/stores.ts';
 import { useServer } from '../helpers/server.ts';
 import { apiClient } from '../helpers/api.ts';
+import { runSvc } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
-
 /** Runs `svc …` against a store. */
-function svc(db: TestStore, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: db.url }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const svc = (db: TestStore, args: string[]) => runSvc(db.url, args);
 
 forEachStore('svc search', (kind) => {
   const t = useServer(kind);
