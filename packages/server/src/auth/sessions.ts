@@ -62,21 +62,23 @@ export class Sessions {
 
   /** The user of a live session of this database; else 401 `invalid_session`. */
   async resolve(databaseId: string, token: string | undefined): Promise<Current> {
-    if (!token || token.length > 512) throw invalid();
-    const hash = tokenHash(token);
-    const lookup = () => this.lookup(hash);
-    const found = this.cache ? await this.cache.get(`session:${hash}`, this.clock.now(), lookup) : (await lookup())?.value;
-    if (!found || found.databaseId !== databaseId) throw invalid();
-    return { user: found.user, tokenHash: hash, token };
+    const found = await this.find(databaseId, token);
+    if (!found) throw invalid();
+    return { user: found.user, tokenHash: found.hash, token: token! };
   }
 
   /** The user of a live session of this database (cached like `resolve`), or undefined: for rules (documents/rule-access.ts). */
   async userOf(databaseId: string, token: string): Promise<UserRow | undefined> {
+    return (await this.find(databaseId, token))?.user;
+  }
+
+  /** The live session of a token for this database, from the cache or the store. */
+  private async find(databaseId: string, token: string | undefined): Promise<{ user: UserRow; hash: string } | undefined> {
     if (!token || token.length > 512) return undefined;
     const hash = tokenHash(token);
     const lookup = () => this.lookup(hash);
     const found = this.cache ? await this.cache.get(`session:${hash}`, this.clock.now(), lookup) : (await lookup())?.value;
-    return found && found.databaseId === databaseId ? found.user : undefined;
+    return found && found.databaseId === databaseId ? { user: found.user, hash } : undefined;
   }
 
   /** The live session of a token hash, whatever its database (resolve compares it, so a cache entry serves any key). */

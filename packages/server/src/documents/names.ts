@@ -6,6 +6,17 @@ const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Validates a collection name (§1). Reserved names are checked first: "openapi.json" is both. */
+/** Why `name` can't be a collection's name (checkCollection's message), or undefined when it can. */
+export function collectionNameProblem(name: string): string | undefined {
+  try {
+    checkCollection(name);
+    return undefined;
+  } catch (e) {
+    if (e instanceof ApiError) return e.message;
+    throw e;
+  }
+}
+
 export function checkCollection(name: string): string {
   if (RESERVED_COLLECTIONS.has(name)) throw new ApiError('reserved_collection_name', `"${name}" is a reserved name`);
   if (!COLLECTION.test(name)) {

@@ -7,6 +7,7 @@ import {
   resolveRule,
   ruleFor,
   rulesOfSettings,
+  settingsText,
   type Matcher,
   type Operation,
   type Rule,
@@ -106,8 +107,8 @@ export class DocumentRules {
     const { store, clock, cached } = this.deps;
     if (cached?.invalidation.current()) {
       const settings = await cached.settings.get(`database:${databaseId}`, clock.now(), async () => {
-        const row = await store.get<{ settings: string }>(`SELECT ${store.dialect.jsonText('settings')} AS settings FROM databases WHERE id = ?`, [databaseId]);
-        return row && { value: row.settings };
+        const value = await settingsText(store, databaseId);
+        return value === undefined ? undefined : { value };
       });
       if (settings === undefined) return undefined;
       return {

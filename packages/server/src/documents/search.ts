@@ -4,7 +4,7 @@ import type { Dialect, Param, Queryable, Transaction } from '../store/store.ts';
 import type { NewChange } from '../changes/events.ts';
 import { groupSearchSettings } from '../changes/append.ts';
 import { escapePointer } from './fields.ts';
-import { checkCollection, parseFieldPath } from './names.ts';
+import { collectionNameProblem, parseFieldPath } from './names.ts';
 
 /**
  * Full-text search (API.md §1.1): `settings.search` names, per collection, the field paths whose
@@ -100,11 +100,9 @@ export function checkSearchSettings(value: unknown, details: ErrorDetail[]): Sea
   const out: SearchSettings = {};
   for (const [collection, fields] of entries) {
     const path = `${at}/${escapePointer(collection)}`;
-    try {
-      checkCollection(collection);
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      details.push({ path, message: `is not a collection name: ${e.message}` });
+    const problem = collectionNameProblem(collection);
+    if (problem) {
+      details.push({ path, message: `is not a collection name: ${problem}` });
       continue;
     }
     if (!Array.isArray(fields) || fields.length === 0 || fields.length > SEARCH_LIMITS.fields) {

@@ -19,9 +19,14 @@ export { validateRules } from './validate.ts';
  * settings on PostgreSQL, invalidated by the store). Pass `q` to read inside the transaction that checks and writes (§10).
  */
 export async function loadRules(store: Store, databaseId: string, q: Queryable = store): Promise<Rules | undefined> {
-  const row = await q.get<{ settings: string }>(`SELECT ${store.dialect.jsonText('settings')} AS settings FROM databases WHERE id = ?`, [databaseId]);
-  if (!row) throw notFound(`Database '${databaseId}' not found`);
-  return rulesOfSettings(row.settings);
+  const settings = await settingsText(store, databaseId, q);
+  if (settings === undefined) throw notFound(`Database '${databaseId}' not found`);
+  return rulesOfSettings(settings);
+}
+
+/** A database's settings as stored (JSON text), or undefined when there is no such database. */
+export async function settingsText(store: Store, databaseId: string, q: Queryable = store): Promise<string | undefined> {
+  return (await q.get<{ settings: string }>(`SELECT ${store.dialect.jsonText('settings')} AS settings FROM databases WHERE id = ?`, [databaseId]))?.settings;
 }
 
 /** Settings texts whose rules were parsed last (MAX_PARSED): rules are read on every public-key request. */

@@ -1,7 +1,7 @@
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject } from '../json/merge-patch.ts';
 import { compileFilter } from '../documents/query.ts';
-import { checkCollection } from '../documents/names.ts';
+import { collectionNameProblem } from '../documents/names.ts';
 import { escapePointer } from '../documents/fields.ts';
 import type { JsonSql, JsonTerm } from '../store/store.ts';
 import { isAuthField, replaceAuthOperands } from './auth-operands.ts';
@@ -81,14 +81,10 @@ export function validateRules(value: unknown, at = '/rules'): Rules {
   } else {
     for (const [collection, entry] of Object.entries(value)) {
       const path = `${at}/${escapePointer(collection)}`;
-      if (collection !== '*') {
-        try {
-          checkCollection(collection);
-        } catch (e) {
-          if (!(e instanceof ApiError)) throw e;
-          details.push({ path, message: `is not a collection name: ${e.message}` });
-          continue;
-        }
+      const problem = collection === '*' ? undefined : collectionNameProblem(collection);
+      if (problem) {
+        details.push({ path, message: `is not a collection name: ${problem}` });
+        continue;
       }
       if (!isObject(entry)) {
         details.push({ path, message: 'must be an object of operations: read, create, update, delete' });
