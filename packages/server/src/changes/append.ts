@@ -51,8 +51,8 @@ interface Pending {
   deltas: Map<string, number>;
   /** The database's `settings.search` (JSON text) as the group's lock found it: what its writes index (documents/search.ts). */
   search: string | null;
-  /** New documents the group's writes left for its `end` to insert (deferDocuments). */
-  documents: Param[][];
+  /** New documents the group's writes left for its `end` to insert (deferDocuments), each a JSON object's text. */
+  documents: string[];
 }
 
 /**
@@ -77,7 +77,9 @@ export function deferDocuments(
   tx.onRollback(() => {
     pending.documents.length = before;
   });
-  for (const d of docs) pending.documents.push([databaseId, collection, d.id, d.text, at, at]);
+  // d.text is the document's JSON already: spliced in, not parsed and serialised again.
+  for (const d of docs)
+    pending.documents.push(`{"collection":${JSON.stringify(collection)},"id":${JSON.stringify(d.id)},"data":${d.text},"at":${JSON.stringify(at)}}`);
   return true;
 }
 
@@ -133,50 +135,68 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
 }
 
 /**
- * The group's `end`: its events, the counter moved to the last of them and each collection's
- * count by its delta, the first CHUNK events in the same statement as the rest (one round trip
- * for a group of small writes).
+ * The group's `end`, one statement of a fixed text whatever the group holds: the counter moved
+ * to the last event, each collection's count by its delta, the events and the deferred documents,
+ * each set bound as one JSON array (`dialect.jsonRecords`). A fixed text stays a named prepared
+ * statement, so PostgreSQL neither parses nor plans it per group, and svc binds 8 parameters
+ * instead of 14 per write (issue 16).
  */
 async function writePending(q: Queryable, dialect: Dialect, databaseId: string, pending: Pending): Promise<void> {
   const { events, documents } = pending;
   if (events.length === 0) return;
-  const deltas = [...pending.deltas].filter(([, d]) => d !== 0);
-  const head = events.slice(0, CHUNK);
-  const docs = documents.slice(0, CHUNK);
-  const docsSql =
-    docs.length === 0
-      ? ''
-      : `, docs AS (INSERT INTO documents (database_id, collection, id, data, created_at, updated_at) VALUES ${docs
-          .map(() => `(?, ?, ?, ${dialect.jsonParam}, ?, ?)`)
-          .join(', ')} RETURNING 1)`;
-  const counts =
-    deltas.length === 0
-      ? ''
-      : `, cnt AS (INSERT INTO collections (database_id, name, count) VALUES ${deltas.map(() => '(?, ?, ?)').join(', ')}
-     ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + EXCLUDED.count RETURNING 1)`;
-  await q.run(
-    `WITH ctr AS (UPDATE databases SET last_event_id = ? WHERE id = ? RETURNING 1)${counts},
-     ins AS (INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at) VALUES ${head
-       .map(() => `(?, ?, ?, ?, ?, ${dialect.jsonParam}, ${dialect.jsonParam}, ?)`)
-       .join(', ')} RETURNING 1)${docsSql}
-     SELECT 1`,
-    [
-      String(pending.next - 1n),
-      databaseId,
-      ...deltas.flatMap(([collection, d]) => [databaseId, collection, d]),
-      ...head.flatMap((e) => [databaseId, e.id, ...eventParams(e)]),
-      ...docs.flat(),
-    ],
-  );
-  await insertEvents(q, dialect, databaseId, events, BigInt(events[0].id), head.length);
-  for (let start = CHUNK; start < documents.length; start += CHUNK) {
-    const chunk = documents.slice(start, start + CHUNK);
-    await q.run(
-      `INSERT INTO documents (database_id, collection, id, data, created_at, updated_at) VALUES ${chunk.map(() => `(?, ?, ?, ${dialect.jsonParam}, ?, ?)`).join(', ')}`,
-      chunk.flat(),
-    );
-  }
+  const deltas = [...pending.deltas].filter(([, d]) => d !== 0).map(([name, delta]) => ({ name, delta }));
+  await q.run(writePendingSql(dialect), [
+    String(pending.next - 1n),
+    databaseId,
+    databaseId,
+    JSON.stringify(deltas),
+    databaseId,
+    JSON.stringify(events.map(eventRecord)),
+    databaseId,
+    `[${documents.join(',')}]`,
+  ]);
 }
+
+/**
+ * The statement of `writePending`. Each row names the database itself rather than joining the
+ * counter's row: a database deleted meanwhile must fail the writes on their foreign keys, not
+ * drop them silently.
+ */
+function writePendingSql(dialect: Dialect): string {
+  let sql = writePendingSqls.get(dialect);
+  if (sql === undefined) writePendingSqls.set(dialect, (sql = buildWritePendingSql(dialect.jsonRecords!)));
+  return sql;
+}
+/** Built once per dialect: the statement cache looks the text up on every group. */
+const writePendingSqls = new WeakMap<Dialect, string>();
+const buildWritePendingSql = (records: NonNullable<Dialect['jsonRecords']>) =>
+  `WITH ctr AS (UPDATE databases SET last_event_id = CAST(? AS bigint) WHERE id = ? RETURNING 1),
+   cnt AS (INSERT INTO collections (database_id, name, count) SELECT CAST(? AS text), c.name, c.delta FROM ${records('c', ['name text', 'delta bigint'])}
+           ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + EXCLUDED.count RETURNING 1),
+   ins AS (INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at)
+           SELECT CAST(? AS text), e.id, e.collection, e.type, e.document_id, e.document, e.previous, e.created_at FROM ${records('e', [
+             'id bigint',
+             'collection text',
+             'type text',
+             'document_id text',
+             'document jsonb',
+             'previous jsonb',
+             'created_at text',
+           ])} RETURNING 1),
+   docs AS (INSERT INTO documents (database_id, collection, id, data, created_at, updated_at)
+            SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at FROM ${records('d', ['collection text', 'id text', 'data jsonb', 'at text'])} RETURNING 1)
+   SELECT 1`;
+
+/** An event as a row of `writePending`'s events (its JSON columns as JSON values, not text). */
+const eventRecord = (e: ChangeEvent) => ({
+  id: e.id,
+  collection: e.collection,
+  type: e.type,
+  document_id: String(e.document.id),
+  document: e.document,
+  previous: e.previous,
+  created_at: e.timestamp,
+});
 
 /** Events per statement: 7 parameters each, well under both engines' parameter limits. */
 const CHUNK = 500;

@@ -160,6 +160,12 @@ export interface Dialect {
   readonly writableCte: boolean;
   /** Selects a JSON column as text. */
   jsonText(column: string): string;
+  /**
+   * Where present (PostgreSQL): a FROM item over the objects of a JSON array bound as one
+   * parameter, as rows of `alias` with the given columns (`name type`, the array's keys): any
+   * number of rows through one statement text, which stays a prepared statement (changes/append.ts).
+   */
+  jsonRecords?(alias: string, columns: string[]): string;
   readonly json: JsonSql;
   /** A statement that creates an index on `documents` over the given expressions, unless it exists. */
   createDocumentIndex(name: string, expressions: string[]): string;

@@ -110,6 +110,44 @@ forEachStore('group commit', (kind) => {
     });
   }
 
+  test('writes asked for while a group runs form the next one, which goes on from its counter; all answered in id order', async () => {
+    databaseId = await newDatabase();
+    const announced: string[] = [];
+    const answered: string[] = [];
+    // Slow enough that the second wave arrives while the first group runs (PostgreSQL: and its BEGIN
+    // and lock are sent before the first group's COMMIT, group-commit.ts).
+    const slowWrite = (name: string) =>
+      db.store
+        .transaction(
+          async (tx) => {
+            if (kind === 'postgres') await tx.get('SELECT pg_sleep(0.01)');
+            const [event] = await appendChanges(tx, db.store.dialect, databaseId, [created(name)]);
+            tx.afterCommit(() => announced.push(event.id));
+            return event.id;
+          },
+          changeGroup(databaseId, db.store.dialect),
+        )
+        .then((id) => {
+          answered.push(id);
+          return id;
+        });
+    const first = ['a', 'b', 'c'].map(slowWrite);
+    await new Promise((r) => setTimeout(r, 5));
+    const second = ['d', 'e', 'f'].map(slowWrite);
+    await new Promise((r) => setTimeout(r, 15));
+    const third = ['g', 'h'].map(slowWrite);
+    const ids = await Promise.all([...first, ...second, ...third]);
+    assert.deepEqual(ids, ['1', '2', '3', '4', '5', '6', '7', '8']);
+    assert.deepEqual(announced, ids, 'afterCommit callbacks in id order');
+    assert.deepEqual(answered, ids, 'answers in id order');
+    assert.deepEqual(
+      (await logged()).map(([id]) => id),
+      ids,
+    );
+    assert.equal(await lastChangeId(db.store, databaseId), 8n);
+    assert.equal(await count(), 8);
+  });
+
   test('a write that fails rolls back alone, whatever it did first; the others commit, their ids gap-free', async () => {
     databaseId = await newDatabase();
     const committed: string[] = [];

@@ -2,7 +2,13 @@ import type pg from 'pg';
 import { runAfterCommit, type CommitGroup, type Transaction } from '../store.ts';
 import type { PgStatements } from './statements.ts';
 import { isConnectionError } from './errors.ts';
-import { abort, commit, PgQueryable, PgTransaction, withSession, type Session } from './queryable.ts';
+import { abort, BeginningQueryable, commit, PgQueryable, PgTransaction, withSession, type Session } from './queryable.ts';
+
+/** A key's commit group and the transactions waiting for its next shared transaction. */
+interface Queue {
+  group: CommitGroup;
+  members: Member[];
+}
 
 /** A transaction waiting for its group's next shared transaction. */
 interface Member {
@@ -54,11 +60,14 @@ class NeedsUndo {
 
 /**
  * Group commit on PostgreSQL (store.ts CommitGroup): per key, one shared transaction at a time
- * on this instance. Transactions asked for while one runs wait and form the next (up to
- * MAX_GROUP_MEMBERS), so under load each COMMIT, and each `begin` (e.g. the lock on a database's
- * event counter), is shared by many writers; when idle a transaction starts at once (after the
- * current turn of the event loop, so requests parsed together go together). A shared transaction
- * stops taking members after GROUP_TIME_BUDGET_MS.
+ * runs its members on this instance. Its members are the transactions waiting once its `begin`
+ * returned (up to MAX_GROUP_MEMBERS); those asked for later wait and form the next, so under load
+ * each COMMIT, and each `begin` (e.g. the lock on a database's event counter), is shared by many
+ * writers; when idle a transaction starts at once (after the current turn of the event loop, so
+ * requests parsed together go together). A shared transaction stops taking members after
+ * GROUP_TIME_BUDGET_MS (the rest go first in the next one). The next one is begun as soon as its
+ * predecessor's members have run, so its `begin` waits for that lock inside PostgreSQL (`turn`).
+ * Members are settled in commit order.
  *
  * The members of a shared transaction run one after another on its connection. Direct mode
  * first, without savepoints (a SAVEPOINT and a RELEASE are two more round trips per member, and
@@ -75,7 +84,7 @@ class NeedsUndo {
  * each after its afterCommit callbacks.
  */
 export class GroupCommit {
-  private readonly waiting = new Map<string, { group: CommitGroup; members: Member[] }>();
+  private readonly waiting = new Map<string, Queue>();
   private readonly running = new Set<Promise<void>>();
 
   constructor(
@@ -89,9 +98,8 @@ export class GroupCommit {
       let queue = this.waiting.get(group.key);
       if (!queue) {
         this.waiting.set(group.key, (queue = { group, members: [] }));
-        const drained = new Promise<void>((done) => setImmediate(() => void this.drain(group.key).finally(done)));
-        this.running.add(drained);
-        void drained.then(() => this.running.delete(drained));
+        const q = queue;
+        setImmediate(() => this.start(q));
       }
       queue.members.push({ fn, resolve: resolve as (v: unknown) => void, reject });
     });
@@ -102,34 +110,67 @@ export class GroupCommit {
     while (this.running.size) await Promise.all(this.running);
   }
 
-  /** Runs the key's waiting members, a shared transaction at a time, until none is left. */
-  private async drain(key: string): Promise<void> {
-    const queue = this.waiting.get(key)!;
-    while (queue.members.length) {
-      const members = queue.members.splice(0, MAX_GROUP_MEMBERS);
-      let attempt = await this.attempt(queue.group, members, false);
-      if (attempt.retry) attempt = await this.attempt(queue.group, members, true);
-      // Members the time budget left out go first next time; after a failure of the whole, none is left out.
-      const ran = attempt.error === undefined ? attempt.outcomes.length : members.length;
-      queue.members.unshift(...members.slice(ran));
-      settle(members.slice(0, ran), attempt);
-    }
-    this.waiting.delete(key);
+  /** Starts a turn; `after`: the previous turn's settling, which this one's must follow. */
+  private start(queue: Queue, after?: Promise<void>): void {
+    const done = this.turn(queue, after);
+    this.running.add(done);
+    void done.finally(() => this.running.delete(done));
   }
 
-  /** One shared transaction over `members`, direct or each in a savepoint; never throws. */
-  private async attempt(group: CommitGroup, members: Member[], savepoints: boolean): Promise<Attempt> {
+  /**
+   * One shared transaction of the key (run again with savepoints if it must), over the members
+   * waiting once `begin` returned. Once its members have run it starts the next one, if members
+   * wait: that one's BEGIN and `begin` (the lock) wait in PostgreSQL for this one's COMMIT rather
+   * than in svc, so no round trip separates the two (issue 16: a database's writes commit one
+   * group at a time, so the time between groups bounds its write rate).
+   */
+  private async turn(queue: Queue, after?: Promise<void>): Promise<void> {
+    let next = false;
+    let settled!: () => void;
+    const settling = new Promise<void>((done) => (settled = done));
+    const startNext = () => {
+      if (!next && queue.members.length) {
+        next = true;
+        this.start(queue, settling);
+      }
+    };
+    let members: Member[] = [];
+    const take = () => (members = queue.members.splice(0, MAX_GROUP_MEMBERS));
+    let attempt = await this.attempt(queue, take, false, startNext);
+    if (attempt.retry) attempt = await this.attempt(queue, () => members, true, startNext);
+    // Members are answered, and their afterCommit callbacks run (events announced), in commit order.
+    await after;
+    settle(members, attempt);
+    settled();
+    startNext();
+    if (!next) this.waiting.delete(queue.group.key);
+  }
+
+  /**
+   * One shared transaction, direct or each member in a savepoint; never throws. `take` gives its
+   * members once `begin` returned (or it failed); those the time budget leaves out go back to the
+   * head of the queue, and `ran` is called once no more members will run.
+   */
+  private async attempt(queue: Queue, take: () => Member[], savepoints: boolean, ran: () => void): Promise<Attempt> {
+    const { group } = queue;
     const outcomes: Outcome[] = [];
+    let members: Member[] | undefined;
     try {
       return await withSession(this.pool, async (s) => {
         try {
-          await s.client.query('BEGIN');
-          const run = { key: group.key, state: await group.begin(new PgQueryable(s.client, this.statements)) };
+          // BEGIN goes with begin's first statement (the lock): one round trip fewer per group.
+          const first = new BeginningQueryable(s.client, this.statements);
+          const run = { key: group.key, state: await group.begin(first) };
+          await first.begun();
+          members = take();
           const started = performance.now();
           for (const m of members) {
             if (outcomes.length > 0 && performance.now() - started > GROUP_TIME_BUDGET_MS) break;
             outcomes.push(await (savepoints ? this.inSavepoint(s, run, m) : this.direct(s, run, m)));
           }
+          // Members the time budget left out go first next time.
+          queue.members.unshift(...members.splice(outcomes.length));
+          ran();
           if (outcomes.some((o) => o.ok)) {
             await group.end(new PgQueryable(s.client, this.statements), run.state);
             await commit(s.client);
@@ -138,6 +179,7 @@ export class GroupCommit {
           }
           return { outcomes };
         } catch (e) {
+          members ??= take();
           const error = e instanceof NeedsUndo ? e.error : e;
           const reported = await abort(s, error);
           // A lone member's failure is its own transaction's: nobody else to run again.
@@ -146,6 +188,7 @@ export class GroupCommit {
         }
       });
     } catch (e) {
+      members ??= take();
       return { outcomes, error: e }; // no connection
     }
   }

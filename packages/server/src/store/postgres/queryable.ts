@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Param, Queryable, Row, Transaction } from '../store.ts';
-import type { PgStatements } from './statements.ts';
+import { withLiterals, type PgStatements } from './statements.ts';
 import { isConnectionError, mayHaveRun, storeError } from './errors.ts';
 import { CommitOutcomeUnknown, StoreUnavailable } from '../errors.ts';
 
@@ -39,6 +39,38 @@ export class PgQueryable implements Queryable {
       if (e instanceof StoreUnavailable && this.client instanceof pg.Pool && mayHaveRun(e)) throw new CommitOutcomeUnknown(e.cause);
       throw e;
     }
+  }
+}
+
+/**
+ * A transaction's first statements: the first one goes in one message with BEGIN (the
+ * simple-query protocol, its parameters written in as literals), saving the round trip of a BEGIN
+ * of its own; later ones run as usual. `begun()` sends BEGIN alone if no statement came.
+ */
+export class BeginningQueryable extends PgQueryable {
+  private started = false;
+  constructor(
+    private readonly session: pg.ClientBase,
+    statements: PgStatements,
+  ) {
+    super(session, statements);
+  }
+  protected override async exec<T>(sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+    if (this.started) return super.exec<T>(sql, params);
+    this.started = true;
+    try {
+      // Two statements: pg answers with one result each.
+      const results = (await this.session.query(`BEGIN; ${withLiterals(sql, params)}`)) as unknown as Array<pg.QueryResult<T & pg.QueryResultRow>>;
+      return results[1];
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+  /** The transaction is open: BEGIN went with the first statement, or goes now. */
+  async begun(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.session.query('BEGIN');
   }
 }
 

@@ -1,5 +1,8 @@
-/** Rewrites portable `?` placeholders as `$1, $2…` (outside quoted literals). Pure: no cache. */
-export function toPgPlaceholders(sql: string): string {
+import pg from 'pg';
+import type { Param } from '../store.ts';
+
+/** Rewrites each portable `?` placeholder (outside quoted literals and identifiers) as `placeholder(n)`, n from 1. */
+function replacePlaceholders(sql: string, placeholder: (n: number) => string): string {
   let n = 0;
   let quote: string | null = null;
   let out = '';
@@ -11,12 +14,36 @@ export function toPgPlaceholders(sql: string): string {
       quote = ch;
       out += ch;
     } else if (ch === '?') {
-      out += `$${++n}`;
+      out += placeholder(++n);
     } else {
       out += ch;
     }
   }
   return out;
+}
+
+/** Rewrites portable `?` placeholders as `$1, $2…` (outside quoted literals). Pure: no cache. */
+export function toPgPlaceholders(sql: string): string {
+  return replacePlaceholders(sql, (n) => `$${n}`);
+}
+
+/**
+ * A statement with its parameters written in as SQL literals, for the simple-query protocol,
+ * which takes several statements in one message (one round trip) but no parameters.
+ */
+export function withLiterals(sql: string, params: Param[]): string {
+  return replacePlaceholders(sql, (n) => literal(params[n - 1]));
+}
+
+function literal(value: Param | undefined): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError(`${value} is not a SQL number`);
+    return `(${value})`;
+  }
+  return pg.escapeLiteral(value);
 }
 
 const NAME_AFTER_USES = 3;
