@@ -9,7 +9,8 @@ import { rulesRoutes } from './routes.ts';
 import type { Rules } from './types.ts';
 
 export type { Operation, Rule, Rules, RuleUser } from './types.ts';
-export { ruleFor, resolveRule, DEFAULT_RULES, type RuleAccess } from './resolve.ts';
+export { ruleFor, resolveRule, authValue, DEFAULT_RULES, type RuleAccess } from './resolve.ts';
+export { authFields, NEVER } from './auth-operands.ts';
 export { compileMatcher, type Matcher, type Document } from './matcher.ts';
 export { validateRules } from './validate.ts';
 
