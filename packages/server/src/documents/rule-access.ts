@@ -25,8 +25,8 @@ import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 
 /**
  * What a public-key request may do with documents (API.md §10), decided once per request from
- * the database's rules as stored now (read from the store, or on PostgreSQL from a cache whose
- * entries die on every instance with the change: CachedRuleReads), so a change applies at once
+ * the database's rules as stored now (read from the store, or from a cache whose entries die on
+ * every instance with the change: CachedRuleReads), so a change applies at once
  * on every instance. Secret keys and operators never come here.
  */
 
@@ -116,9 +116,9 @@ const noSession = () =>
   new ApiError('invalid_session', 'The rules of this collection need a signed-in user: send a live X-Session-Token of a user of this database');
 
 /**
- * Where a database's rules and a session's user may come from memory (PostgreSQL): caches whose
- * entries die, on every instance, with the invalidations the store announces for a changed
- * setting (migration 11) or an ended session or changed user (migration 7).
+ * Where a database's rules and a session's user may come from memory: caches whose entries die,
+ * on every instance, with the invalidations the store announces for a changed setting or an
+ * ended session or changed user (PostgreSQL: migrations 7 and 11; SQLite: infra/invalidation/sqlite.ts).
  */
 export interface CachedRuleReads {
   invalidation: Invalidation;
@@ -139,9 +139,9 @@ export class DocumentRules {
   constructor(private readonly deps: { store: Store; clock: Clock; cached?: CachedRuleReads }) {}
 
   /**
-   * The rules and the user of one request. From memory when the caches are live (PostgreSQL: no
-   * round trip for a public-key request whose database and session were seen lately), else in one
-   * query (settings and session together). Undefined: the database does not exist.
+   * The rules and the user of one request. From memory when the caches are live (no read for a
+   * public-key request whose database and session were seen lately), else in one query
+   * (settings and session together). Undefined: the database does not exist.
    */
   private async reads(databaseId: string, sessionToken: string | undefined): Promise<RuleReads | undefined> {
     const { store, clock, cached } = this.deps;

@@ -17,7 +17,7 @@ export { validateRules } from './validate.ts';
 /**
  * A database's rules as stored, or undefined when none were ever set (then ruleFor applies
  * DEFAULT_RULES). Read from the settings row on every call (documents/rule-access.ts may cache the
- * settings on PostgreSQL, invalidated by the store). Pass `q` to read inside the transaction that checks and writes (§10).
+ * settings, invalidated by the store). Pass `q` to read inside the transaction that checks and writes (§10).
  */
 export async function loadRules(store: Store, databaseId: string, q: Queryable = store): Promise<Rules | undefined> {
   const settings = await settingsText(store, databaseId, q);
