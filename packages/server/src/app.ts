@@ -90,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics();
   const jobs = createJobs(app.log);
   const keyUsage = createKeyUsage({ store, clock, jobs });
-  const invalidation = deps.invalidation ?? createInvalidation(config.databaseUrl, app.log);
+  const invalidation = deps.invalidation ?? createInvalidation(config.databaseUrl, app.log, store);
   const cacheSize = { max: config.credentialCacheSize };
   installAuth(app, {
     store,

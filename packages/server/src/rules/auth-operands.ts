@@ -46,6 +46,22 @@ export function isAuthField(field: unknown): field is string {
 }
 
 /**
+ * The fields every `$auth` operand anywhere in `rule` names, in a fixed order: what a resolved
+ * rule depends on besides the rule itself (documents/rule-access.ts keys its compiled scopes by
+ * their values). Searches the whole value, so it never names fewer than replaceAuthOperands reads.
+ */
+export function authFields(rule: unknown): unknown[] {
+  const fields: unknown[] = [];
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (isAuthOperand(v)) fields.push(v.$auth);
+    else if (isObject(v)) Object.values(v).forEach(visit);
+  };
+  visit(rule);
+  return fields;
+}
+
+/**
  * A copy of `filter` with every `$auth` operand replaced by what `substitute` gives. A comparison
  * whose operand is NEVER becomes false, `$ne` and `$nin` included (§10): its whole field clause
  * (operators on one field are ANDed) becomes the never-true filter, except inside `$in`, an OR of

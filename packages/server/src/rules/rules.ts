@@ -9,14 +9,15 @@ import { rulesRoutes } from './routes.ts';
 import type { Rules } from './types.ts';
 
 export type { Operation, Rule, Rules, RuleUser } from './types.ts';
-export { ruleFor, resolveRule, DEFAULT_RULES, type RuleAccess } from './resolve.ts';
+export { ruleFor, resolveRule, authValue, DEFAULT_RULES, type RuleAccess } from './resolve.ts';
+export { authFields, NEVER } from './auth-operands.ts';
 export { compileMatcher, type Matcher, type Document } from './matcher.ts';
 export { validateRules } from './validate.ts';
 
 /**
  * A database's rules as stored, or undefined when none were ever set (then ruleFor applies
  * DEFAULT_RULES). Read from the settings row on every call (documents/rule-access.ts may cache the
- * settings on PostgreSQL, invalidated by the store). Pass `q` to read inside the transaction that checks and writes (§10).
+ * settings, invalidated by the store). Pass `q` to read inside the transaction that checks and writes (§10).
  */
 export async function loadRules(store: Store, databaseId: string, q: Queryable = store): Promise<Rules | undefined> {
   const settings = await settingsText(store, databaseId, q);

@@ -30,6 +30,12 @@ export function createInvalidationFeature(app: FastifyInstance, invalidation: In
     const own = route.onSend;
     route.onSend = own === undefined ? [barrier] : [...(Array.isArray(own) ? own : [own]), barrier];
   });
+  // Ahead of Fastify's own listener, so before any hook of the request (the API key's lookup first).
+  const beforeRequest = invalidation.beforeRequest?.bind(invalidation);
+  if (beforeRequest) {
+    app.server.prependListener('request', beforeRequest);
+    app.server.prependListener('upgrade', beforeRequest);
+  }
   return {
     routes: () => undefined,
     async start() {

@@ -2,7 +2,7 @@ import type { Invalidation } from './invalidation.ts';
 
 /**
  * No cache: every lookup goes to the store, so a revocation, from this process or another, holds
- * from the next request on. The choice for SQLite (invalidation.ts says why).
+ * from the next request on. For a process that serves no requests (the `svc` CLI).
  */
 export function uncached(): Invalidation {
   return {

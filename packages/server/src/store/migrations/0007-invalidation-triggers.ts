@@ -62,8 +62,9 @@ const postgres = (): string[] => [
 /**
  * Migration 7: on PostgreSQL the store announces every write that ends or changes a credential,
  * so no path (the API, the CLI, a cascade from a deleted database, SQL by hand) can forget to:
- * infra/invalidation/invalidation.ts explains the caches this keeps honest. SQLite keeps no such
- * cache (invalidation.ts says why): nothing to add there.
+ * infra/invalidation/invalidation.ts explains the caches this keeps honest. SQLite's are kept
+ * honest by TEMP triggers of the serving process and PRAGMA data_version (infra/invalidation/sqlite.ts):
+ * nothing to add to the file.
  */
 export const migration: Migration = {
   version: 7,

@@ -7,7 +7,7 @@ import type { Migration } from './migration.ts';
  * the writing transaction, so the documents feature may keep a database's rules in memory
  * (documents/rule-access.ts) and still apply a change at once on every instance. `UPDATE OF
  * settings` keeps the trigger off the database row's other writes: every document write moves
- * `last_event_id` (changes/append.ts), and those must cost nothing more. SQLite keeps no cache.
+ * `last_event_id` (changes/append.ts), and those must cost nothing more. SQLite hears the same writes through TEMP triggers (infra/invalidation/sqlite.ts).
  */
 const postgres = (): string[] => [
   `CREATE FUNCTION svc_invalidate_database() RETURNS trigger LANGUAGE plpgsql AS $$

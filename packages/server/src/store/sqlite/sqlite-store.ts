@@ -149,6 +149,11 @@ export class SqliteStore implements Store {
     this.reader = new Connection(r);
   }
 
+  /** The writer's connection, where infra/invalidation/sqlite.ts hears this process's writes; nothing else may use it. */
+  writerConnection(): Database.Database {
+    return this.writer.db;
+  }
+
   /** Runs `fn` alone on the writer, after every write queued before it. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const result = this.queue.then(fn);
