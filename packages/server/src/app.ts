@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import cors from '@fastify/cors';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Store } from './store/store.ts';
@@ -10,8 +9,9 @@ import { loggerOptions } from './http/logging.ts';
 import { installBodyParsing } from './http/body.ts';
 import { httpLayerOptions, installHttpLayerErrors } from './http/http-errors.ts';
 import { installValidation } from './http/validation.ts';
-import { installAccessCheck, installAuth } from './http/auth.ts';
-import { installRateLimit } from './http/rate-limit.ts';
+import { installCors } from './http/cors.ts';
+import { installRequestChecks } from './http/auth.ts';
+import { requestCounter } from './http/rate-limit.ts';
 import { createMetrics, installRequestMetrics } from './operations/metrics.ts';
 import type { ChangeListener } from './changes/events.ts';
 import { createKeyUsage } from './keys/last-used.ts';
@@ -52,9 +52,9 @@ export interface AppDeps {
 }
 
 /**
- * Builds the whole service. The order matters and reads top to bottom: error handling and body
- * parsing, then the request hooks (auth → rate limit → access check → metrics), then every
- * feature's routes in one list.
+ * Builds the whole service. The order matters and reads top to bottom: error handling, CORS and
+ * body parsing, then the request hooks (auth → rate limit → access check as one hook, metrics),
+ * then every feature's routes in one list.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, limiter } = deps;
@@ -73,18 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app);
   installHttpLayerErrors(app);
   installValidation(app);
-  // Browsers call the API from their own origins with a public key in a header (no cookies), so
-  // any origin may: the key, not the origin, is the credential.
-  await app.register(cors, {
-    origin: '*',
-    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Session-Token', 'X-Database-Id'],
-    exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
-    maxAge: 600,
-    // Any OPTIONS answers 204 with the CORS headers; the strict default answers one without
-    // Origin with a plain-text 400, outside the error shape.
-    strictPreflight: false,
-  });
+  installCors(app);
   installBodyParsing(app, { maxDepth: config.limits.jsonDepth, smallBodyBytes: config.limits.smallBodyBytes });
 
   const metrics = createMetrics();
@@ -92,14 +81,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const keyUsage = createKeyUsage({ store, clock, jobs });
   const invalidation = deps.invalidation ?? createInvalidation(config.databaseUrl, app.log, store);
   const cacheSize = { max: config.credentialCacheSize };
-  installAuth(app, {
-    store,
-    lastUsed: keyUsage.tracker,
-    keys: new InvalidatedCache(invalidation, cacheSize),
-    operators: new InvalidatedCache(invalidation, cacheSize),
-  });
-  installRateLimit(app, { limiter, perKey: config.rateLimitPerKey, perIp: config.rateLimitPerIp });
-  installAccessCheck(app);
+  installRequestChecks(
+    app,
+    {
+      store,
+      lastUsed: keyUsage.tracker,
+      keys: new InvalidatedCache(invalidation, cacheSize),
+      operators: new InvalidatedCache(invalidation, cacheSize),
+    },
+    requestCounter({ limiter, perKey: config.rateLimitPerKey, perIp: config.rateLimitPerIp }),
+  );
   installRequestMetrics(app, metrics);
 
   await app.register(swagger, {

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
-import { principalOf } from '../http/auth.ts';
+import { principalOf, type Principal } from '../http/auth.ts';
 import type { Operation } from '../rules/rules.ts';
 import type { DocumentsService } from './service.ts';
 import type { DocumentRules, Scopes } from './rule-access.ts';
@@ -59,15 +59,22 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
   const granted = new WeakMap<FastifyRequest, Scopes>();
   /** What rules let this request do (undefined: a secret key or an operator, whom rules don't bind). */
   const scopes = (request: FastifyRequest) => granted.get(request);
+  // A callback hook: a secret key or an operator (nearly every request) passes with no promise.
   const ruled =
-    (operation: Operation): preParsingAsyncHookHandler =>
-    async (request, _reply, payload) => {
-      const principal = principalOf(request);
-      if (principal.kind === 'public') {
-        const { collection } = (request as WithCollection).params;
-        granted.set(request, await deps.rules.scopes(principal.databaseId, collection, operation, sessionToken(request)));
+    (operation: Operation): preParsingHookHandler =>
+    (request, _reply, payload, done) => {
+      let principal: Principal;
+      try {
+        principal = principalOf(request);
+      } catch (e) {
+        return done(e as Error);
       }
-      return payload;
+      if (principal.kind !== 'public') return done(null, payload);
+      const { collection } = (request as WithCollection).params;
+      deps.rules.scopes(principal.databaseId, collection, operation, sessionToken(request)).then((scopes) => {
+        granted.set(request, scopes);
+        done(null, payload);
+      }, done);
     };
 
   api.post(

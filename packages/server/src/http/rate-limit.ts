@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { CountRequest } from './auth.ts';
 import { ApiError } from '../errors.ts';
 import type { LimitResult, Limiter } from '../infra/limiter/limiter.ts';
 
@@ -32,21 +33,26 @@ export function rateLimitedError(r: LimitResult): ApiError {
 
 /**
  * §5: every /v1 request is counted, per key (or operator) when the caller authenticated, else per
- * client IP, and carries X-RateLimit-* headers. Runs after authentication resolved the caller
- * and before its failure is thrown, so requests with bad keys are counted against their IP.
+ * client IP, and carries X-RateLimit-* headers. The step of http/auth.ts's request checks, run
+ * after authentication resolved the caller and before its failure is thrown, so requests with
+ * bad keys are counted against their IP. A callback: with the local limiter a request is
+ * counted without a promise.
  */
-export function installRateLimit(app: FastifyInstance, deps: { limiter: Limiter; perKey: number; perIp: number }): void {
+export function requestCounter(deps: { limiter: Limiter; perKey: number; perIp: number }): CountRequest {
   const apply = (r: LimitResult, reply: FastifyReply, done: (e?: Error) => void) => {
-    reply.headers(rateLimitHeaders(r));
-    done(r.allowed ? undefined : rateLimitedError(r));
+    // Lower-case names: what Fastify would turn them into anyway (and sends), without the work.
+    reply.header('x-ratelimit-limit', r.limit).header('x-ratelimit-remaining', r.remaining).header('x-ratelimit-reset', r.resetSeconds);
+    if (r.allowed) return done();
+    reply.header('retry-after', r.resetSeconds);
+    done(rateLimitedError(r));
   };
-  // A callback hook: with the local limiter a request is counted without a promise.
-  app.addHook('onRequest', (request, reply, done) => {
-    if ((!request.url.startsWith('/v1/') && request.url !== '/v1') || request.method === 'OPTIONS') return done(); // CORS preflights are free
+  return (request, reply, done) => {
+    const url = request.url;
+    if ((!url.startsWith('/v1/') && url !== '/v1') || request.method === 'OPTIONS') return done(); // CORS preflights are free
     const caller = request.principal ?? (request.operator ? { operatorId: request.operator.id } : undefined);
     const [bucket, limit] = limitBucket(caller, request.ip, deps);
     const r = deps.limiter.consume(bucket, limit);
     if (r instanceof Promise) r.then((x) => apply(x, reply, done), done);
     else apply(r, reply, done);
-  });
+  };
 }

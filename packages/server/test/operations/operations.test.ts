@@ -50,6 +50,12 @@ forEachStore('operations endpoints', (kind) => {
     assert.match(r.text, /^svc_http_request_duration_seconds_bucket\{/m);
     assert.ok(!r.text.includes(id), 'no document ids in labels');
     assert.ok(!r.text.includes(t.db.secretKey));
+    // Counts are tallied between scrapes and added at each one: they keep growing, never reset.
+    await secret.get(`/metered/docs/${id}`);
+    const again = await anon.request('GET', '/metrics', root);
+    assert.match(again.text, /^svc_http_requests_total\{[^}]*route="\/v1\/:collection\/docs\/:id"[^}]*status="200"[^}]*\} 2$/m);
+    assert.match(again.text, /^svc_http_requests_total\{[^}]*route="\/v1\/:collection\/docs"[^}]*status="201"[^}]*\} 1$/m);
+    assert.match(again.text, /^svc_http_requests_total\{[^}]*route="\/metrics"[^}]*status="200"[^}]*\} 1$/m, 'the first scrape, counted once answered');
   });
 
   test('GET /metrics is open without METRICS_TOKEN; with it, only Authorization: Bearer <token> gets in (else 401 in the error shape)', async () => {
