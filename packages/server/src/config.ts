@@ -30,7 +30,7 @@ export interface Config {
   /** Change-log events older than this are pruned (realtime replay needs at least 1 hour). */
   eventRetentionHours: number;
   sessionTtlDays: number;
-  /** Live API keys, end-user sessions and operator sessions each instance remembers, each (PostgreSQL only: infra/invalidation); 0: none, every request looks up. */
+  /** Live API keys, end-user sessions and operator sessions each instance remembers, each (both stores: infra/invalidation); 0: none, every request looks up. */
   credentialCacheSize: number;
   /** Server pings every realtime socket this often and drops one that missed the previous pong. */
   realtimeHeartbeatMs: number;
