@@ -212,7 +212,7 @@ export class AutoIndexer {
           databaseId,
         ]);
         this.known.add(path);
-        await q.run('ANALYZE documents');
+        for (const sql of dialect.analyzeDocuments) await q.run(sql);
       });
     } catch (e) {
       this.onError(e);

@@ -169,6 +169,8 @@ export interface Dialect {
   readonly json: JsonSql;
   /** A statement that creates an index on `documents` over the given expressions, unless it exists. */
   createDocumentIndex(name: string, expressions: string[]): string;
+  /** Statements that refresh the planner's statistics of `documents` after an index was built, in order. */
+  readonly analyzeDocuments: string[];
   /** Full-text search (documents/search.ts). */
   readonly search: SearchSql;
 }
