@@ -18,6 +18,7 @@ import { indexChanges, searchClause, type SearchClause } from './search.ts';
 import type { CursorCodec } from './cursor.ts';
 import { firstDifference, keyColumns, keysetRanges, keyValues, orderClause, sortOf } from './keyset.ts';
 import { parseProjection, project, projectedText, projectionColumns, type Projection } from './projection.ts';
+import { pointReads, type DocumentRow, type PointRead } from './point-reads.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
 export type Document = JsonObject & { id: string; createdAt: string; updatedAt: string };
@@ -69,13 +70,6 @@ export interface WriteHook<Prefetched = unknown> {
   prefetch(tx: Transaction, databaseId: string): Promise<Prefetched | undefined>;
   /** Writes the side effect once the changes have their ids. */
   apply(tx: Transaction, prefetched: Prefetched, events: ChangeEvent[]): Promise<void>;
-}
-
-interface DocumentRow {
-  id: string;
-  data: string;
-  created_at: string;
-  updated_at: string;
 }
 
 const SYSTEM_FIELDS = ['id', 'createdAt', 'updatedAt'];
@@ -184,7 +178,11 @@ function prefetchOnce(hook: WriteHook, tx: Transaction, databaseId: string): Pro
 /** The service behind the §1 routes. Every write records its change in the same transaction. */
 export class DocumentsService {
   private readonly counts = new CountCache();
-  constructor(private readonly deps: DocumentsDeps) {}
+  private readonly readById: PointRead;
+
+  constructor(private readonly deps: DocumentsDeps) {
+    this.readById = pointReads(deps.store);
+  }
 
   private now(): string {
     return isoAt(this.deps.clock);
@@ -304,10 +302,7 @@ export class DocumentsService {
   async get(databaseId: string, collection: string, id: string, read?: Scope, fields?: string): Promise<DocumentJson> {
     const projection = parseProjection(fields);
     if (!isDocumentId(id)) throw missing(collection, id);
-    const row = await this.store.get<DocumentRow>(
-      `SELECT id, ${this.store.dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?`,
-      [databaseId, collection, id],
-    );
+    const row = await this.readById(databaseId, collection, id);
     if (!row || (read?.filter && !read.matches(fromRow(row)))) throw missing(collection, id);
     return shownRow(row, projection);
   }

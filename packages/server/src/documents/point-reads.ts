@@ -1,0 +1,61 @@
+import DataLoader from 'dataloader';
+import type { Store } from '../store/store.ts';
+
+/** A document as the store returns it, `data` as JSON text. */
+export interface DocumentRow {
+  id: string;
+  data: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Reads one document by its key: `undefined` when there is none. */
+export type PointRead = (databaseId: string, collection: string, id: string) => Promise<DocumentRow | undefined>;
+
+interface Key {
+  databaseId: string;
+  collection: string;
+  id: string;
+}
+
+/** Most gets one statement carries: a larger batch would wait for a larger answer. */
+const MAX_BATCH = 64;
+
+/**
+ * Gets by id (GET /:collection/docs/:id), as statements on the store.
+ *
+ * Where the store is a server reached over a socket (PostgreSQL: `dialect.jsonRecords`), the gets
+ * that arrive during one turn of the event loop go out as one statement (DataLoader, scheduled with
+ * `setImmediate`, no cache: every get reads the store). A get alone was one round trip of its own
+ * in which the fixed costs of a statement dominate: svc's writes to the socket, pg's message
+ * building and parsing, PostgreSQL's bind/execute and snapshot, per row read. A lone get still
+ * uses the one-row statement. SQLite answers in the calling thread with no such fixed cost, so it
+ * reads each get alone.
+ *
+ * A batch sees the store as of when it ran, which is after every request in it was received: a
+ * client that wrote and then reads still reads its write.
+ */
+export function pointReads(store: Store): PointRead {
+  const { dialect } = store;
+  const one = `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?`;
+  const readOne: PointRead = (databaseId, collection, id) => store.get<DocumentRow>(one, [databaseId, collection, id]);
+  if (!dialect.jsonRecords) return readOne;
+
+  // One fixed text for any number of keys: PostgreSQL keeps it as a named prepared statement.
+  const many = `SELECT k.i, d.id, ${dialect.jsonText('d.data')} AS data, d.created_at, d.updated_at
+    FROM ${dialect.jsonRecords('k', ['i int', 'db text', 'c text', 'id text'])}
+    JOIN documents d ON d.database_id = k.db AND d.collection = k.c AND d.id = k.id`;
+  const loader = new DataLoader<Key, DocumentRow | undefined>(
+    async (keys) => {
+      if (keys.length === 1) return [await readOne(keys[0].databaseId, keys[0].collection, keys[0].id)];
+      const rows = await store.all<DocumentRow & { i: number }>(many, [
+        JSON.stringify(keys.map((k, i) => ({ i, db: k.databaseId, c: k.collection, id: k.id }))),
+      ]);
+      const found: Array<DocumentRow | undefined> = new Array(keys.length).fill(undefined);
+      for (const { i, id, data, created_at, updated_at } of rows) found[i] = { id, data, created_at, updated_at };
+      return found;
+    },
+    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
+  );
+  return (databaseId, collection, id) => loader.load({ databaseId, collection, id });
+}
