@@ -205,6 +205,9 @@ export class AutoIndexer {
       // Building an index on a large table outlasts a request's statement time-out.
       await this.store.maintenance(async (q) => {
         await q.run(statement);
+        // Statistics first: an index is recorded once the planner knows it, so a list that follows
+        // the record is planned with it.
+        await q.run('ANALYZE documents');
         await q.run('INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING', [
           path,
           name,
@@ -212,7 +215,6 @@ export class AutoIndexer {
           databaseId,
         ]);
         this.known.add(path);
-        for (const sql of dialect.analyzeDocuments) await q.run(sql);
       });
     } catch (e) {
       this.onError(e);

@@ -82,7 +82,7 @@ const SYSTEM_COLUMNS = new Set(['created_at', 'updated_at']);
  * when a key of the position is NULL. Each range orders only by the keys it does not fix, so both
  * stores read it in index order.
  */
-export function keysetRanges(sort: Sort, values: KeyValue[], id: string, from = sort.keys.length): KeysetRange[] {
+export function keysetRanges(sort: Sort, values: KeyValue[], id: string, from = sort.keys.length, param = '?'): KeysetRange[] {
   const dir = sort.desc ? ' DESC' : '';
   const op = sort.desc ? '<' : '>';
   // A system column (never NULL) then id: one row-value range, which both stores seek in the
@@ -90,17 +90,17 @@ export function keysetRanges(sort: Sort, values: KeyValue[], id: string, from = 
   // ties (the documents of one bulk share their createdAt, and a page often ends inside them).
   const [only] = sort.keys;
   if (sort.keys.length === 1 && SYSTEM_COLUMNS.has(only) && values[0] !== null) {
-    return [{ sql: `((${only}, id) ${op} (?, ?))`, params: [values[0] as Param, id], order: `${only}${dir}, id${dir}` }];
+    return [{ sql: `((${only}, id) ${op} (${param}, ${param}))`, params: [values[0] as Param, id], order: `${only}${dir}, id${dir}` }];
   }
   const keys = [...sort.keys, 'id'];
   const vals: KeyValue[] = [...values, id];
   const ranges: KeysetRange[] = [];
   for (let i = Math.min(from, keys.length - 1); i >= 0; i--) {
     if (vals[i] === null) continue; // nothing sorts after NULL within its class: the range is empty
-    const fixed = keys.slice(0, i).map((k, j) => (vals[j] === null ? `${k} IS NULL` : `${k} = ?`));
+    const fixed = keys.slice(0, i).map((k, j) => (vals[j] === null ? `${k} IS NULL` : `${k} = ${param}`));
     const params = vals.slice(0, i + 1).filter((v) => v !== null) as Param[];
     ranges.push({
-      sql: `(${[...fixed, `${keys[i]} ${op} ?`].join(' AND ')})`,
+      sql: `(${[...fixed, `${keys[i]} ${op} ${param}`].join(' AND ')})`,
       params,
       order: keys
         .slice(i)

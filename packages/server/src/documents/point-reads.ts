@@ -37,7 +37,7 @@ const MAX_BATCH = 64;
  */
 export function pointReads(store: Store): PointRead {
   const { dialect } = store;
-  const one = `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ? AND collection = ? AND id = ?`;
+  const one = `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ${dialect.keyParam} AND collection = ${dialect.keyParam} AND id = ${dialect.keyParam}`;
   const readOne: PointRead = (databaseId, collection, id) => store.get<DocumentRow>(one, [databaseId, collection, id]);
   if (!dialect.jsonRecords) return readOne;
 

@@ -24,7 +24,7 @@ const dialect: Dialect = {
   // CONCURRENTLY: building an index on a large table must not block writers.
   createDocumentIndex: (name, expressions) =>
     `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
-  analyzeDocuments: ['ANALYZE documents'],
+  keyParam: '?',
   search: postgresSearch,
 };
 

@@ -20,14 +20,7 @@ const dialect: Dialect = {
   jsonText: (column) => column,
   json: sqliteJson,
   createDocumentIndex: (name, expressions) => `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
-  // ANALYZE writes sqlite_stat1 (rows per index prefix: what picks an index) and, as better-sqlite3
-  // builds SQLite with STAT4, sqlite_stat4 (sampled keys). With stat4 present, a statement whose
-  // parameters touch a sampled index column is prepared again every time a parameter is bound, to
-  // re-plan for the new values, and every list binds database_id and collection: a list sorted by
-  // a user field took 100-130 µs in SQLite with stat4 and 40-70 µs without (20k documents, fresh
-  // connection, alternating runs). Dropping the table (a schema change, so every connection
-  // reloads its statistics) keeps stat1's plans and prepares each statement once.
-  analyzeDocuments: ['ANALYZE documents', 'DROP TABLE IF EXISTS sqlite_stat4'],
+  keyParam: '+?',
   search: sqliteSearch,
 };
 
@@ -285,8 +278,6 @@ export class SqliteStore implements Store {
 
   async migrate(): Promise<void> {
     await applyMigrations(this.writer, dialect, (fn) => this.transaction(fn));
-    // Statistics an earlier version (or a hand-run ANALYZE) left with samples: see analyzeDocuments.
-    await this.run('DROP TABLE IF EXISTS sqlite_stat4');
   }
 
   async ping(): Promise<void> {
