@@ -86,12 +86,6 @@ const refuseForged = (e: unknown): never => {
 };
 
 /** The 404 of a document (a path id is any string: cut it short in the message). */
-/**
- * `LIMIT <n> OFFSET ?`: the page size is written into the SQL text, the offset bound. On SQLite a
- * bound LIMIT marks the statement expired on every rebind (its value feeds the planner), so each
- * list re-parsed and re-planned its SQL: 8 % of a list's CPU, 40 → 31 µs per execution measured on
- * 20k documents. `n` is a validated page size (+1), so the statements it makes are few and safe.
- */
 /** One document by its key, the values bound through the dialect's keyParam (store.ts). */
 const byId = (d: Dialect): string => `database_id = ${d.keyParam} AND collection = ${d.keyParam} AND id = ${d.keyParam}`;
 
@@ -109,6 +103,12 @@ function ruleSql(json: JsonSql, filter: JsonObject): CompiledFilter {
   return compiled;
 }
 
+/**
+ * `LIMIT <n> OFFSET ?`: the page size is written into the SQL text, the offset bound. On SQLite a
+ * bound LIMIT marks the statement expired on every rebind (its value feeds the planner), so each
+ * list re-parsed and re-planned its SQL: 8 % of a list's CPU, 40 → 31 µs per execution measured on
+ * 20k documents. `n` is a validated page size (+1), so the statements it makes are few and safe.
+ */
 function limitClause(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`limitClause: not a row count: ${n}`);
   return `LIMIT ${n} OFFSET ?`;
