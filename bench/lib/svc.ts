@@ -103,7 +103,6 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
   // One directory per server: node names the files itself, one per thread (the main thread's is the large one).
   const args = [
     ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${join(prof, `svc-${store}-${Date.now()}`)}`] : []),
-    ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []),
     '--import',
     'tsx',
     'packages/server/src/main.ts',

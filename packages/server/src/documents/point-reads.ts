@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Store } from '../store/store.ts';
+import { byId } from './key-sql.ts';
 
 /** A document as the store returns it, `data` as JSON text. */
 export interface DocumentRow {
@@ -37,7 +38,7 @@ const MAX_BATCH = 64;
  */
 export function pointReads(store: Store): PointRead {
   const { dialect } = store;
-  const one = `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE database_id = ${dialect.keyParam} AND collection = ${dialect.keyParam} AND id = ${dialect.keyParam}`;
+  const one = `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${byId(dialect)}`;
   const readOne: PointRead = (databaseId, collection, id) => store.get<DocumentRow>(one, [databaseId, collection, id]);
   if (!dialect.jsonRecords) return readOne;
 
@@ -51,8 +52,8 @@ export function pointReads(store: Store): PointRead {
       const rows = await store.all<DocumentRow & { i: number }>(many, [
         JSON.stringify(keys.map((k, i) => ({ i, db: k.databaseId, c: k.collection, id: k.id }))),
       ]);
-      const found: Array<DocumentRow | undefined> = new Array(keys.length).fill(undefined);
-      for (const { i, id, data, created_at, updated_at } of rows) found[i] = { id, data, created_at, updated_at };
+      const found = new Array<DocumentRow | undefined>(keys.length).fill(undefined);
+      for (const row of rows) found[row.i] = row;
       return found;
     },
     { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },

@@ -4,7 +4,7 @@ import type { Clock } from '../infra/clock.ts';
 import { isoAt } from '../auth/tokens.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
-import type { Dialect, JsonSql, Param, Store, Transaction } from '../store/store.ts';
+import type { JsonSql, Param, Store, Transaction } from '../store/store.ts';
 import { appendChanges, changeGroup, deferDocuments } from '../changes/append.ts';
 import type { ChangeEvent, ChangeListener, NewChange } from '../changes/events.ts';
 import type { AutoIndexer } from './indexes.ts';
@@ -19,6 +19,7 @@ import type { CursorCodec } from './cursor.ts';
 import { firstDifference, keyColumns, keysetRanges, keyValues, orderClause, sortOf } from './keyset.ts';
 import { parseProjection, project, projectedText, projectionColumns, type Projection } from './projection.ts';
 import { pointReads, type DocumentRow, type PointRead } from './point-reads.ts';
+import { byId, inCollection } from './key-sql.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
 export type Document = JsonObject & { id: string; createdAt: string; updatedAt: string };
@@ -85,10 +86,6 @@ const refuseForged = (e: unknown): never => {
   throw e;
 };
 
-/** The 404 of a document (a path id is any string: cut it short in the message). */
-/** One document by its key, the values bound through the dialect's keyParam (store.ts). */
-const byId = (d: Dialect): string => `database_id = ${d.keyParam} AND collection = ${d.keyParam} AND id = ${d.keyParam}`;
-
 /**
  * A read rule's filter as SQL, compiled once per filter object: rule-access.ts keeps one scope per
  * rule and per the values of its `$auth` operands, so a public key's lists reuse it (keyed by the
@@ -114,6 +111,7 @@ function limitClause(n: number): string {
   return `LIMIT ${n} OFFSET ?`;
 }
 
+/** The 404 of a document (a path id is any string: cut it short in the message). */
 const missing = (collection: string, id: string) => notFound(`Document '${id.slice(0, 200)}' not found in collection '${collection}'`);
 
 function toDocument(id: string, data: JsonObject, createdAt: string, updatedAt: string): Document {
@@ -196,9 +194,12 @@ function prefetchOnce(hook: WriteHook, tx: Transaction, databaseId: string): Pro
 export class DocumentsService {
   private readonly counts = new CountCache();
   private readonly readById: PointRead;
+  /** `WHERE` of one document by its key (key-sql.ts). */
+  private readonly oneDocument: string;
 
   constructor(private readonly deps: DocumentsDeps) {
     this.readById = pointReads(deps.store);
+    this.oneDocument = byId(deps.store.dialect);
   }
 
   private now(): string {
@@ -341,7 +342,7 @@ export class DocumentsService {
     const { jsonText, jsonParam, lockRows } = this.store.dialect;
     return this.write(databaseId, async (tx) => {
       const row = await tx.get<DocumentRow>(
-        `SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${byId(this.store.dialect)}${lockRows}`,
+        `SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${this.oneDocument}${lockRows}`,
         [databaseId, collection, id],
       );
       if (!row) throw missing(collection, id);
@@ -354,7 +355,7 @@ export class DocumentsService {
       if (scopes && !scopes.operation.matches(doc)) {
         throw new ApiError('forbidden', `The update rule of collection '${collection}' does not allow the document this update would make`);
       }
-      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ? WHERE ${byId(this.store.dialect)}`, [text, now, databaseId, collection, id]);
+      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ? WHERE ${this.oneDocument}`, [text, now, databaseId, collection, id]);
       const hidden = scopes?.read !== undefined && !scopes.read.matches(doc);
       const result = hidden ? undefined : documentJson(id, text, row.created_at, now);
       return { result, changes: [{ collection, type: 'document.updated', document: doc, previous: before, timestamp: now }] };
@@ -369,19 +370,13 @@ export class DocumentsService {
     await this.write(databaseId, async (tx) => {
       // Under rules the current version is read (and locked) first, and judged before it goes.
       const row = scopes
-        ? await tx.get<DocumentRow>(
-            `SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${byId(this.store.dialect)}${lockRows}`,
-            key,
-          )
-        : await tx.get<DocumentRow>(
-            `DELETE FROM documents WHERE ${byId(this.store.dialect)} RETURNING id, ${jsonText('data')} AS data, created_at, updated_at`,
-            key,
-          );
+        ? await tx.get<DocumentRow>(`SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${this.oneDocument}${lockRows}`, key)
+        : await tx.get<DocumentRow>(`DELETE FROM documents WHERE ${this.oneDocument} RETURNING id, ${jsonText('data')} AS data, created_at, updated_at`, key);
       if (!row) throw missing(collection, id);
       const doc = fromRow(row);
       if (scopes) {
         if (!visible(scopes, doc)) throw missing(collection, id);
-        await tx.run(`DELETE FROM documents WHERE ${byId(this.store.dialect)}`, key);
+        await tx.run(`DELETE FROM documents WHERE ${this.oneDocument}`, key);
       }
       return { result: undefined, changes: [{ collection, type: 'document.deleted', document: doc, previous: null, timestamp: this.now() }] };
     });
@@ -424,12 +419,11 @@ export class DocumentsService {
         byCreatedAt,
       });
     }
-    const k = dialect.keyParam;
-    const where = `database_id = ${k} AND collection = ${k}${filter ? ` AND ${filter.sql}` : ''}`;
+    const where = `${inCollection(dialect)}${filter ? ` AND ${filter.sql}` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
     // A ranked search's page starts from its matches (search.ts), each document looked up by key.
     const unsearched = [rule, own].filter((f) => f !== undefined);
-    const present = `EXISTS (SELECT 1 FROM documents WHERE database_id = ${k} AND collection = ${k} AND id = search.id${unsearched.map((f) => ` AND (${f.sql})`).join('')})`;
+    const present = `EXISTS (SELECT 1 FROM documents WHERE ${inCollection(dialect)} AND id = search.id${unsearched.map((f) => ` AND (${f.sql})`).join('')})`;
     const presentParams: Param[] = [databaseId, collection, ...unsearched.flatMap((f) => f.params)];
     const offset = q.offset ?? 0;
     // The total rides along with the page as a column (one query instead of two): the collection's
@@ -478,7 +472,7 @@ export class DocumentsService {
       const columns = [...(userColumns ? userColumns.split(', ') : []), 'created_at', 'updated_at'];
       const byKey = (column: string) => {
         const [expression, name = column] = column.split(' AS ');
-        return `(SELECT ${expression} FROM documents WHERE database_id = ${k} AND collection = ${k} AND id = page.id) AS ${name}`;
+        return `(SELECT ${expression} FROM documents WHERE ${inCollection(dialect)} AND id = page.id) AS ${name}`;
       };
       return {
         sql: `SELECT id, ${columns.map(byKey).join(', ')}${withExtra ? `, ${extra.sql} AS extra` : ''}${keys.map((k) => `, ${k}`).join('')}${counted ? ', matched' : ''}
@@ -499,7 +493,7 @@ export class DocumentsService {
       // three where the page crosses the end of a tie or of a type class.
       rows = [];
       let read = 0;
-      for (const range of keysetRanges(sort, after.values, after.id, after.from, k)) {
+      for (const range of keysetRanges(sort, after.values, after.id, after.from, dialect.keyParam)) {
         if (rows.length > q.limit) break;
         const next = select(range, q.limit + 1, 0, rows.length === 0);
         rows.push(...(await this.store.all<Row>(next.sql, next.params).catch(refuseForged)));
