@@ -32,6 +32,8 @@ export interface Config {
   sessionTtlDays: number;
   /** Live API keys, end-user sessions and operator sessions each instance remembers, each (both stores: infra/invalidation); 0: none, every request looks up. */
   credentialCacheSize: number;
+  /** Answers of lists each instance keeps until their database changes, in MiB (documents/page-cache.ts); 0: none. */
+  listCacheMb: number;
   /** Server pings every realtime socket this often and drops one that missed the previous pong. */
   realtimeHeartbeatMs: number;
   /** A realtime socket whose unsent data exceeds this is closed (slow consumer); it can resume. */
@@ -145,6 +147,7 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     eventRetentionHours: int(env, 'EVENT_RETENTION_HOURS', 30 * 24, 1),
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
     credentialCacheSize: int(env, 'CREDENTIAL_CACHE_SIZE', 10_000, 0),
+    listCacheMb: int(env, 'LIST_CACHE_MB', 32, 0),
     realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 30_000, 100),
     realtimeMaxBufferBytes: int(env, 'REALTIME_MAX_BUFFER_BYTES', 4 * 1024 * 1024, 1024),
     realtimeGrantCheckMs: int(env, 'REALTIME_GRANT_CHECK_MS', 2000, 100),

@@ -7,6 +7,7 @@ import type { ChangeListener } from '../changes/events.ts';
 import { DocumentsService, type WriteHook } from './service.ts';
 import { AutoIndexer } from './indexes.ts';
 import { CursorCodec } from './cursor.ts';
+import { PageCache, type PageCacheOptions } from './page-cache.ts';
 import { DocumentRules, type CachedRuleReads } from './rule-access.ts';
 import { documentRoutes } from './routes.ts';
 import { SearchBuilder } from './search-builds.ts';
@@ -28,6 +29,8 @@ export interface DocumentsFeatureDeps {
   jobs: Jobs;
   /** Where rules and sessions may be read from memory (PostgreSQL; rule-access.ts). */
   cachedRuleReads?: CachedRuleReads;
+  /** Keeps answers of lists until their database changes (page-cache.ts); absent: off. */
+  pageCache?: PageCacheOptions;
 }
 
 /** How often an instance looks for search index builds to run (the instance that queued one starts it at once). */
@@ -43,7 +46,8 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
     () => clock.now(),
   );
   const cursors = new CursorCodec(deps.cursorSecret);
-  const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction, cursors });
+  const pages = new PageCache(store, deps.pageCache);
+  const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction, cursors, pages });
   const rules = new DocumentRules({ store, clock, cached: deps.cachedRuleReads });
   const searchBuilder = new SearchBuilder(store, log);
   return {

@@ -12,6 +12,7 @@ import { checkDocumentId, isDocumentId } from './names.ts';
 import { checkFields } from './fields.ts';
 import { compileFilter, parseField, type CompiledFilter } from './query.ts';
 import { CountCache } from './count-cache.ts';
+import type { PageCache } from './page-cache.ts';
 import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
 import type { Scope, Scopes } from './rule-access.ts';
 import { indexChanges, searchClause, type SearchClause } from './search.ts';
@@ -53,6 +54,8 @@ export interface DocumentsDeps {
   inTransaction?: WriteHook[];
   /** Signs and reads list cursors. */
   cursors: CursorCodec;
+  /** Answers of lists kept until their database changes (page-cache.ts); absent: every list reads the store. */
+  pages?: PageCache;
 }
 
 /**
@@ -385,9 +388,16 @@ export class DocumentsService {
   /**
    * A page of a collection with the total of the (filtered) set, as JSON text. `read`: a public
    * key's read rule (§10), whose filter is ANDed in SQL before the caller's, as a barrier: the page,
-   * the total and the sort only ever see the documents it lets through.
+   * the total and the sort only ever see the documents it lets through. Answered from the
+   * PageCache when the same list was answered at the database's current version.
    */
   async list(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<string> {
+    if (q.search || !this.deps.pages) return this.readPage(databaseId, collection, q, read);
+    return this.deps.pages.answer(databaseId, [collection, q], read?.filter, () => this.readPage(databaseId, collection, q, read));
+  }
+
+  /** `list`, read from the store. */
+  private async readPage(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<string> {
     const { dialect } = this.store;
     const { cursors } = this.deps;
     const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));

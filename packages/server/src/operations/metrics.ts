@@ -65,6 +65,12 @@ export function createMetrics() {
     registers: [registry],
     help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt is scheduled), failed (no attempts left)',
   });
+  const listCache = new Counter({
+    name: 'svc_list_cache_requests_total',
+    labelNames: ['outcome'],
+    registers: [registry],
+    help: 'Lists of documents that could be answered from memory (LIST_CACHE_MB), by outcome: hit (from memory), miss (read from the store)',
+  });
   /** Set by the webhooks feature; read at each scrape. */
   const sources: { webhookQueueDepth?: () => Promise<number> } = {};
   new Gauge({
@@ -75,7 +81,7 @@ export function createMetrics() {
       if (sources.webhookQueueDepth) this.set(await sources.webhookQueueDepth().catch(() => Number.NaN));
     },
   });
-  return { registry, requests, answered, duration, webhookDeliveries, sources };
+  return { registry, requests, answered, duration, webhookDeliveries, listCache, sources };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -105,4 +111,11 @@ export function metricsAccess(token: string | undefined): onRequestHookHandler {
     reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
     done(new ApiError('invalid_token', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>'));
   };
+}
+
+/** Counts the list cache's outcomes on pre-bound series (no label lookup per list; both show from 0). */
+export function countListCache(counter: Counter<'outcome'>): (outcome: 'hit' | 'miss') => void {
+  const hit = counter.labels({ outcome: 'hit' });
+  const miss = counter.labels({ outcome: 'miss' });
+  return (outcome) => (outcome === 'hit' ? hit : miss).inc();
 }

@@ -45,12 +45,22 @@ export class InvalidatedCache<V> {
 
   constructor(
     private readonly invalidation: Invalidation,
-    options: { max: number; ttlMs?: number },
+    options: {
+      max: number;
+      ttlMs?: number;
+      /** A bound on the entries' sizes added up, as `sizeOf` counts them (an entry larger than this is not kept). */
+      maxSize?: number;
+      sizeOf?: (value: V, key: string) => number;
+    },
   ) {
-    if (options.max <= 0) return; // cache off: every call looks up
+    if (options.max <= 0 || options.maxSize === 0) return; // cache off: every call looks up
+    const { sizeOf } = options;
     this.entries = new LRUCache<string, Entry<V>>({
       max: options.max,
       ttl: options.ttlMs ?? CACHE_TTL_MS,
+      ...(options.maxSize && sizeOf
+        ? { maxSize: options.maxSize, sizeCalculation: (entry: Entry<V>, key: string) => Math.max(1, sizeOf(entry.value, key)) }
+        : {}),
       dispose: (entry, key) => this.unindex(key, entry.tags),
     });
     invalidation.subscribe((tags) => this.drop(tags));
@@ -67,7 +77,8 @@ export class InvalidatedCache<V> {
     if (found && this.invalidation.current() && this.invalidation.epoch === epoch) {
       const tags = found.tags ?? [];
       entries.set(key, { ...found, tags });
-      for (const tag of tags) {
+      // An entry larger than maxSize is not kept: nothing to index then.
+      for (const tag of entries.has(key) ? tags : []) {
         let keys = this.byTag.get(tag);
         if (!keys) this.byTag.set(tag, (keys = new Set()));
         keys.add(key);
