@@ -117,5 +117,7 @@ export function metricsAccess(token: string | undefined): onRequestHookHandler {
 export function countListCache(counter: Counter<'outcome'>): (outcome: 'hit' | 'miss') => void {
   const hit = counter.labels({ outcome: 'hit' });
   const miss = counter.labels({ outcome: 'miss' });
+  hit.inc(0);
+  miss.inc(0);
   return (outcome) => (outcome === 'hit' ? hit : miss).inc();
 }
