@@ -23,6 +23,8 @@ export interface Svc extends ServerProcess {
   publicKey: string;
   /** Runs a read-only SQL query directly on the store (e.g. to see which indexes exist). */
   query<T>(sql: string): Promise<T[]>;
+  /** Stops the server and starts it again on the same store with `env` added (the keys stay valid). */
+  restart(env: Record<string, string>): Promise<void>;
   /**
    * After a bulk load, does what the store's own housekeeping would do before long: PostgreSQL's
    * autovacuum vacuums and analyzes a table that got many inserts (the bench's server may run with
@@ -107,9 +109,8 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
     'tsx',
     'packages/server/src/main.ts',
   ];
-  let server: ServerProcess;
-  try {
-    server = await startProcess(
+  const launch = (more: Record<string, string>) =>
+    startProcess(
       `svc (${store})`,
       args,
       {
@@ -121,9 +122,13 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
         SVC_ADMIN_PASSWORD: ADMIN.password,
         NODE_ENV: 'production',
         ...env,
+        ...more,
       },
       process.env.BENCH_SVC_ROOT ?? ROOT,
     );
+  let server: ServerProcess;
+  try {
+    server = await launch({});
   } catch (e) {
     await cleanup();
     throw e;
@@ -142,18 +147,24 @@ export async function startSvc(store: StoreKind, env: Record<string, string> = {
     const publicKey =
       created.publicKey?.key ??
       (await call<{ key: string }>(server.url, 'POST', `/v1/admin/databases/${created.database.id}/keys`, token, { kind: 'public', name: 'bench' })).key;
-    return {
+    const svc: Svc = {
       ...server,
       store,
       key: created.key.key,
       publicKey,
       query,
       settle,
+      async restart(more) {
+        await server.stop();
+        server = await launch(more);
+        Object.assign(svc, { url: server.url, child: server.child, output: server.output });
+      },
       async stop() {
         await server.stop();
         await cleanup();
       },
     };
+    return svc;
   } catch (e) {
     await server.stop();
     await cleanup();

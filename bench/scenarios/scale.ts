@@ -158,6 +158,22 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
       bareName: '',
       ...judge('list', store, list),
     });
+
+    // The same list with the list cache off: what each list costs when its database changed since
+    // the last one (every answer read from the store), on the same store after a restart.
+    log(`${name}: restarting svc with LIST_CACHE_MB=0`);
+    await svc.restart({ LIST_CACHE_MB: '0' });
+    const uncached = await run(
+      'list by createdAt + total, cache off',
+      svcTarget({ path: '/v1/items/docs?limit=20&sortBy=createdAt&sortOrder=desc', connections: LIST_CONNECTIONS }),
+    );
+    rows.push({
+      scenario: `list 20 by createdAt + total, list cache off (${num(DOCS / 1000)}k docs, ${LIST_CONNECTIONS} conn.)`,
+      store,
+      m: uncached,
+      bareName: '',
+      target: '— (shown)',
+    });
   } finally {
     await stopSvc(svc, name, notes);
   }
@@ -242,6 +258,10 @@ ${CONNECTIONS} requests in flight: on PostgreSQL that is more than svc's pool of
 under that load. "bulk insert" is one \`POST /bulk\` of ${BULK_SIZE} documents per request (docs/s = req/s × ${BULK_SIZE}),
 into a collection of its own; inserts go to another, gets and lists read the ${num(DOCS)} seeded documents
 (random ids). On PostgreSQL the bench runs \`VACUUM ANALYZE documents\` after seeding, as autovacuum would.
+The list rows ask one list again and again with no write in between, so svc answers from its list cache
+(\`src/documents/page-cache.ts\`: the database's version read by primary key, then the answer kept for that
+version), as it would for a feed many clients read; the "list cache off" row is the same list on the same
+store after a restart with \`LIST_CACHE_MB=0\`: what each list costs when its database changed since the last.
 Full run: \`npm run bench -- scale\` (~2 minutes on 2 cores).
 ${notes.length ? `\n${notes.map((n) => `- ${n}`).join('\n')}\n` : ''}`;
 }
