@@ -3,6 +3,13 @@ import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 import type { Store } from '../store/store.ts';
 import type { JsonObject } from '../json/merge-patch.ts';
 
+/** A list's answer as kept: its JSON text, and what to do again when it is answered from memory. */
+export interface Page {
+  text: string;
+  /** Run on every hit: the fields the list filters or sorts by ask for their automatic index, as a read would. */
+  onHit?: () => void;
+}
+
 /** How the cache answered, for `svc_list_cache_requests_total`. */
 export type PageCacheOutcome = 'hit' | 'miss';
 
@@ -42,7 +49,7 @@ const MAX_ENTRIES = 10_000;
  * a hit spares the page query, the documents' JSON text and the cursor's HMAC.
  */
 export class PageCache {
-  private readonly pages: InvalidatedCache<string> | undefined;
+  private readonly pages: InvalidatedCache<Page> | undefined;
   private readonly counted?: (outcome: PageCacheOutcome) => void;
 
   constructor(
@@ -51,10 +58,10 @@ export class PageCache {
   ) {
     if (!options || options.maxBytes <= 0) return;
     this.counted = options.counted;
-    this.pages = new InvalidatedCache<string>(options.invalidation, {
+    this.pages = new InvalidatedCache<Page>(options.invalidation, {
       max: MAX_ENTRIES,
       maxSize: options.maxBytes,
-      sizeOf: (page, key) => page.length + key.length,
+      sizeOf: (page, key) => page.text.length + key.length,
     });
   }
 
@@ -63,11 +70,11 @@ export class PageCache {
    * version, else from `build` (kept). `query`: everything of the request the answer depends on
    * besides the database's data (the collection, the parsed query string).
    */
-  async answer(databaseId: string, query: unknown, read: JsonObject | undefined, build: () => Promise<string>): Promise<string> {
+  async answer(databaseId: string, query: unknown, read: JsonObject | undefined, build: () => Promise<Page>): Promise<string> {
     const pages = this.pages;
-    if (!pages) return build();
+    if (!pages) return (await build()).text;
     const row = await this.store.get<{ v: string }>(VERSION_SQL, [databaseId]);
-    if (!row) return build(); // no such database (any more): the page query says what that means
+    if (!row) return (await build()).text; // no such database (any more): the page query says what that means
     let built = false;
     const key = `${databaseId}\u0000${row.v}\u0000${JSON.stringify(query)}\u0000${read === undefined ? '' : JSON.stringify(read)}`;
     const page = await pages.get(key, Date.now(), async () => {
@@ -75,7 +82,8 @@ export class PageCache {
       return { value: await build(), tags: [`database:${databaseId}`] };
     });
     this.counted?.(built ? 'miss' : 'hit');
-    return page as string;
+    if (!built) page?.onHit?.();
+    return (page as Page).text;
   }
 }
 

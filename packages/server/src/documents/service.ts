@@ -12,7 +12,7 @@ import { checkDocumentId, isDocumentId } from './names.ts';
 import { checkFields } from './fields.ts';
 import { compileFilter, parseField, type CompiledFilter } from './query.ts';
 import { CountCache } from './count-cache.ts';
-import type { PageCache } from './page-cache.ts';
+import type { Page, PageCache } from './page-cache.ts';
 import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
 import type { Scope, Scopes } from './rule-access.ts';
 import { indexChanges, searchClause, type SearchClause } from './search.ts';
@@ -392,12 +392,12 @@ export class DocumentsService {
    * PageCache when the same list was answered at the database's current version.
    */
   async list(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<string> {
-    if (q.search || !this.deps.pages) return this.readPage(databaseId, collection, q, read);
+    if (q.search || !this.deps.pages) return (await this.readPage(databaseId, collection, q, read)).text;
     return this.deps.pages.answer(databaseId, [collection, q], read?.filter, () => this.readPage(databaseId, collection, q, read));
   }
 
   /** `list`, read from the store. */
-  private async readPage(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<string> {
+  private async readPage(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<Page> {
     const { dialect } = this.store;
     const { cursors } = this.deps;
     const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
@@ -421,13 +421,14 @@ export class DocumentsService {
     const filter = filters.length
       ? { sql: filters.map((f) => `(${f.sql})`).join(' AND '), params: filters.flatMap((f) => f.params), paths: filters.flatMap((f) => f.paths) }
       : undefined;
+    // The fields this list filters or sorts by ask for their automatic index (indexes.ts counts the
+    // asks), here and each time the same list is answered from the PageCache.
+    let askForIndexes: (() => void) | undefined;
     if (filter?.paths.length || 'path' in sortField) {
       const byCreatedAt = !(searched && q.sortBy === undefined) && 'column' in sortField && sortField.column === 'created_at';
-      void this.deps.indexer.ensure(databaseId, collection, {
-        filter: filter?.paths ?? [],
-        sort: 'path' in sortField ? sortField.path : undefined,
-        byCreatedAt,
-      });
+      const wanted = { filter: filter?.paths ?? [], sort: 'path' in sortField ? sortField.path : undefined, byCreatedAt };
+      askForIndexes = () => void this.deps.indexer.ensure(databaseId, collection, wanted);
+      askForIndexes();
     }
     const where = `${inCollection(dialect)}${filter ? ` AND ${filter.sql}` : ''}`;
     const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
@@ -444,8 +445,10 @@ export class DocumentsService {
       : { sql: '(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ? AND name = ?)', params: [databaseId, collection] };
     const totalOf = async (known: string | null | undefined) =>
       filter ? await this.filteredTotal(databaseId, known ?? '0', where, params) : Number(known ?? 0);
-    const answer = (documents: DocumentJson[], total: number, nextCursor: string | null) =>
-      `{"documents":${documentArrayJson(documents)},"total":${total},"limit":${q.limit},"offset":${offset},"nextCursor":${JSON.stringify(nextCursor)}}`;
+    const answer = (documents: DocumentJson[], total: number, nextCursor: string | null): Page => ({
+      text: `{"documents":${documentArrayJson(documents)},"total":${total},"limit":${q.limit},"offset":${offset},"nextCursor":${JSON.stringify(nextCursor)}}`,
+      onHit: askForIndexes,
+    });
     if (q.limit === 0) {
       // Count only: no page query.
       return answer([], await totalOf((await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v), null);
