@@ -50,6 +50,7 @@ const MAX_ENTRIES = 10_000;
  */
 export class PageCache {
   private readonly pages: InvalidatedCache<Page> | undefined;
+  private readonly invalidation?: Invalidation;
   private readonly counted?: (outcome: PageCacheOutcome) => void;
 
   constructor(
@@ -58,6 +59,7 @@ export class PageCache {
   ) {
     if (!options || options.maxBytes <= 0) return;
     this.counted = options.counted;
+    this.invalidation = options.invalidation;
     this.pages = new InvalidatedCache<Page>(options.invalidation, {
       max: MAX_ENTRIES,
       maxSize: options.maxBytes,
@@ -73,6 +75,11 @@ export class PageCache {
   async answer(databaseId: string, query: unknown, read: JsonObject | undefined, build: () => Promise<Page>): Promise<string> {
     const pages = this.pages;
     if (!pages) return (await build()).text;
+    if (!this.invalidation?.current()) {
+      // Nothing may be kept now (the PostgreSQL listener is down): the version read would buy nothing.
+      this.counted?.('miss');
+      return (await build()).text;
+    }
     const row = await this.store.get<{ v: string }>(VERSION_SQL, [databaseId]);
     if (!row) return (await build()).text; // no such database (any more): the page query says what that means
     let built = false;
