@@ -5,6 +5,8 @@ import { sqliteTestStore, type TestStore } from '../helpers/stores.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { createInvalidation, type Invalidation } from '../../src/infra/invalidation/invalidation.ts';
 import { InvalidatedCache } from '../../src/infra/invalidation/cache.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { apiClient, assertError } from '../helpers/api.ts';
 
 const quiet = { warn: () => undefined, info: () => undefined };
 
@@ -76,6 +78,46 @@ test('sqlite invalidation: only a SqliteStore gets it; without the store (the CL
     await none.start();
     assert.equal(none.current(), false);
   } finally {
+    await db.drop();
+  }
+});
+
+// Tests (and any embedder) may build two apps on one store object: both instances sit on its one
+// writer connection, whose SQL function must hand the triggers' tags to each of them.
+test('sqlite invalidation: two apps on one store object: a key cached by one and revoked through the other is refused by the first on the next request', async () => {
+  const db = await sqliteTestStore();
+  let a: TestServer | undefined;
+  let b: TestServer | undefined;
+  try {
+    a = await startServer('sqlite', { db });
+    b = await startServer('sqlite', { db });
+    const { databaseId } = await a.createDatabase();
+    const opA = apiClient(a, await a.operatorToken());
+    const opB = apiClient(b, await b.operatorToken());
+    const newKey = () => opA.post<{ id: string; key: string }>(`/admin/databases/${databaseId}/keys`, { kind: 'secret' }, 201);
+    for (let i = 0; i < 5; i += 1) {
+      const onA = await newKey();
+      await apiClient(a, onA.key).get('/cached/docs');
+      await apiClient(a, onA.key).get('/cached/docs');
+      await opB.delete(`/admin/databases/${databaseId}/keys/${onA.id}`);
+      assertError(await apiClient(a, onA.key).request('GET', '/cached/docs'), 401, 'invalid_api_key', `round ${i}: cached on A, revoked through B`);
+
+      const onB = await newKey();
+      await apiClient(b, onB.key).get('/cached/docs');
+      await apiClient(b, onB.key).get('/cached/docs');
+      await opA.delete(`/admin/databases/${databaseId}/keys/${onB.id}`);
+      assertError(await apiClient(b, onB.key).request('GET', '/cached/docs'), 401, 'invalid_api_key', `round ${i}: cached on B, revoked through A`);
+    }
+    // Once B is closed, A (still on the connection) keeps hearing the tags.
+    await b.close();
+    b = undefined;
+    const last = await newKey();
+    await apiClient(a, last.key).get('/cached/docs');
+    await opA.delete(`/admin/databases/${databaseId}/keys/${last.id}`);
+    assertError(await apiClient(a, last.key).request('GET', '/cached/docs'), 401, 'invalid_api_key', 'after B closed');
+  } finally {
+    await b?.close();
+    await a?.close();
     await db.drop();
   }
 });

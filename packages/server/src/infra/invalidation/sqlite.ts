@@ -26,6 +26,29 @@ const TRIGGERS = [
 ];
 
 /**
+ * The instances started on each writer connection. A connection has one `FUNCTION` (registering
+ * it again replaces it), so it is registered once and hands each tag to every instance here;
+ * `close()` leaves the set (with none left, the function does nothing).
+ */
+const hearers = new WeakMap<Database.Database, Set<SqliteInvalidation>>();
+
+/** Registers `FUNCTION` on `writer` (once) and adds `instance` to those that hear its tags. */
+function listen(writer: Database.Database, instance: SqliteInvalidation): void {
+  let instances = hearers.get(writer);
+  if (!instances) {
+    const set = new Set<SqliteInvalidation>();
+    writer.function(FUNCTION, (tag: unknown) => {
+      const text = String(tag);
+      for (const each of set) each.heard(text);
+      return null;
+    });
+    instances = set;
+    hearers.set(writer, instances);
+  }
+  instances.add(instance);
+}
+
+/**
  * Invalidation for the SQLite store (one process serves; the `svc` CLI, a backup or a `sqlite3`
  * shell may write the same file). invalidation.ts says what the caches expect.
  *
@@ -41,6 +64,9 @@ const TRIGGERS = [
  *   2.3 µs (0.1 µs inside the writer's open transaction), where the reads it spares took 3.4 µs
  *   (the rules), 3.8 µs (an API key) and 5.5 µs (a session and its user) each (invalidation.ts).
  * - Jobs and open sockets see another process's writes within MAINTAIN_EVERY_MS (`maintain`).
+ * - Several instances may share one writer connection: the tests run two apps on one store
+ *   object, as may any embedder. The SQL function is registered once per connection and hands
+ *   each tag to every started, unclosed instance on it (`hearers`).
  */
 class SqliteInvalidation implements Invalidation {
   private live = false;
@@ -107,14 +133,12 @@ class SqliteInvalidation implements Invalidation {
 
   async start(): Promise<void> {
     try {
-      this.writer.function(FUNCTION, (tag: unknown) => {
-        this.heard(String(tag));
-        return null;
-      });
+      listen(this.writer, this);
       for (const [i, body] of TRIGGERS.entries()) this.writer.exec(`CREATE TEMP TRIGGER IF NOT EXISTS svc_invalidate_${i} ${body}`);
       this.dataVersion = this.writer.prepare('PRAGMA data_version').pluck();
       this.version = this.dataVersion.get() as number;
     } catch (err) {
+      hearers.get(this.writer)?.delete(this);
       this.log.warn({ err }, 'credential caches are off: cannot install the invalidation triggers');
       return;
     }
@@ -129,10 +153,14 @@ class SqliteInvalidation implements Invalidation {
 
   async close(): Promise<void> {
     this.live = false;
+    hearers.get(this.writer)?.delete(this);
   }
 
-  /** A trigger on the writer: the entry dies now, and the caches stay off until the transaction ends. */
-  private heard(tag: string): void {
+  /**
+   * A trigger on the writer (through `listen`): the entry dies now, and the caches stay off until
+   * the transaction ends.
+   */
+  heard(tag: string): void {
     if (this.pending !== 'all') {
       this.pending ??= [];
       this.pending.push(tag);
