@@ -10,6 +10,13 @@ import { summarize } from './stats.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
+/**
+ * svc's settings for scenarios that measure what the store does for each list: the list cache off
+ * (LIST_CACHE_MB=0), since they repeat one list with no write between (the scale scenario shows a
+ * list answered from the cache beside one with these settings).
+ */
+export const LISTS_FROM_STORE: Record<string, string> = { LIST_CACHE_MB: '0' };
+
 /** Where `npm run bench` creates (and drops) its throw-away PostgreSQL databases. */
 export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

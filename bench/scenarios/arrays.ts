@@ -20,7 +20,7 @@ import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
-import { benchStores, call, seed, startSvc, stopSvc, waitForIndexes, type StoreKind } from '../lib/svc.ts';
+import { benchStores, call, seed, startSvc, stopSvc, waitForIndexes, type StoreKind, LISTS_FROM_STORE } from '../lib/svc.ts';
 
 const SMALL_RUN = process.env.BENCH_SMALL === '1';
 if (SMALL_RUN) {
@@ -57,9 +57,7 @@ interface Row {
 async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string[], rows: Row[], bareRows: string[][], notes: string[]): Promise<void> {
   const name = STORE_NAME[store];
   log(`${name}: starting svc`);
-  // The list cache off (LIST_CACHE_MB=0): these rows measure what the store does for each list; the scale
-  // scenario shows a list answered from the cache.
-  const svc = await startSvc(store, { LIST_CACHE_MB: '0' });
+  const svc = await startSvc(store, LISTS_FROM_STORE);
   try {
     const t = Date.now();
     await seed({ url: svc.url, bulkPath: '/v1/items/bulk', key: svc.key, count: DOCS, make: makeTagged(), parallel: 3 });

@@ -15,7 +15,7 @@ import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
-import { postgresAvailable, seed, startSvc, waitForIndexes, type StoreKind, stopSvc } from '../lib/svc.ts';
+import { postgresAvailable, seed, startSvc, waitForIndexes, type StoreKind, stopSvc, LISTS_FROM_STORE } from '../lib/svc.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const BULK_SIZE = 1000;
@@ -39,9 +39,7 @@ const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'Pos
 async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string[], rows: Row[], notes: string[], bareRows: string[][]): Promise<void> {
   const name = STORE_NAME[store];
   log(`${name}: starting svc`);
-  // The list cache off (LIST_CACHE_MB=0): these rows measure what the store does for each list; the scale
-  // scenario shows a list answered from the cache.
-  const svc = await startSvc(store, { LIST_CACHE_MB: '0' });
+  const svc = await startSvc(store, LISTS_FROM_STORE);
   try {
     let t = Date.now();
     const ids = await seed({ url: svc.url, bulkPath: '/v1/items/bulk', key: svc.key, count: DOCS, make: makeDoc(random(42)), parallel: 3 });

@@ -31,7 +31,7 @@ import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
 import { now, openFilesLimit, percentiles } from '../lib/stats.ts';
-import { benchStores, call, seed, startSvc, type StoreKind, stopSvc, type Svc, waitForIndexes } from '../lib/svc.ts';
+import { benchStores, call, seed, startSvc, type StoreKind, stopSvc, type Svc, waitForIndexes, LISTS_FROM_STORE } from '../lib/svc.ts';
 import { startWorker, type Worker } from '../lib/worker.ts';
 
 const SMALL_RUN = process.env.BENCH_SMALL === '1';
@@ -210,9 +210,7 @@ async function benchStore(
 ): Promise<void> {
   const name = STORE_NAME[store];
   log(`${name}: starting svc`);
-  // The list cache off (LIST_CACHE_MB=0): these rows measure what the store does for each list; the scale
-  // scenario shows a list answered from the cache.
-  const svc = await startSvc(store, { LIST_CACHE_MB: '0' });
+  const svc = await startSvc(store, LISTS_FROM_STORE);
   try {
     let t = Date.now();
     const users = await signUp(svc, USERS);

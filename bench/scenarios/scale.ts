@@ -26,7 +26,7 @@ import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
 import { postgresCeiling, type CeilingResult } from '../lib/pg-ceiling.ts';
-import { benchStores, POSTGRES_ADMIN_URL, seed, startSvc, type StoreKind, stopSvc } from '../lib/svc.ts';
+import { benchStores, POSTGRES_ADMIN_URL, seed, startSvc, type StoreKind, stopSvc, LISTS_FROM_STORE } from '../lib/svc.ts';
 
 const SMALL_RUN = process.env.BENCH_SMALL === '1';
 const DOCS = Number(process.env.BENCH_DOCS ?? (SMALL_RUN ? 5000 : 100_000));
@@ -162,7 +162,7 @@ async function benchStore(store: StoreKind, bare: ServerProcess, bareIds: string
     // The same list with the list cache off: what each list costs when its database changed since
     // the last one (every answer read from the store), on the same store after a restart.
     log(`${name}: restarting svc with LIST_CACHE_MB=0`);
-    await svc.restart({ LIST_CACHE_MB: '0' });
+    await svc.restart(LISTS_FROM_STORE);
     const uncached = await run(
       'list by createdAt + total, cache off',
       svcTarget({ path: '/v1/items/docs?limit=20&sortBy=createdAt&sortOrder=desc', connections: LIST_CONNECTIONS }),

@@ -23,7 +23,7 @@ import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
 import { startProcess, type ServerProcess } from '../lib/process.ts';
 import { log, type Scenario } from '../lib/scenario.ts';
-import { benchStores, call, seed, startSvc, type StoreKind, stopSvc } from '../lib/svc.ts';
+import { benchStores, call, seed, startSvc, type StoreKind, stopSvc, LISTS_FROM_STORE } from '../lib/svc.ts';
 
 const SMALL_RUN = process.env.BENCH_SMALL === '1';
 const DOCS = Number(process.env.BENCH_DOCS ?? (SMALL_RUN ? 5000 : 100_000));
@@ -90,9 +90,7 @@ interface Row {
 async function benchStore(store: StoreKind, bare: ServerProcess, rows: Row[], notes: string[]): Promise<void> {
   const name = STORE_NAME[store];
   log(`${name}: starting svc`);
-  // The list cache off (LIST_CACHE_MB=0): these rows measure what the store does for each list; the scale
-  // scenario shows a list answered from the cache.
-  const svc = await startSvc(store, { LIST_CACHE_MB: '0' });
+  const svc = await startSvc(store, LISTS_FROM_STORE);
   try {
     let t = Date.now();
     await seed({ url: svc.url, bulkPath: '/v1/articles/bulk', key: svc.key, count: DOCS, make: makeArticle(random(42)), parallel: 2 });

@@ -12,7 +12,7 @@ import { installValidation } from './http/validation.ts';
 import { installCors } from './http/cors.ts';
 import { installRequestChecks } from './http/auth.ts';
 import { requestCounter } from './http/rate-limit.ts';
-import { countListCache, createMetrics, installRequestMetrics } from './operations/metrics.ts';
+import { createMetrics, installRequestMetrics } from './operations/metrics.ts';
 import type { ChangeListener } from './changes/events.ts';
 import { createKeyUsage } from './keys/last-used.ts';
 import { createOperations } from './operations/operations.ts';
@@ -124,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       settings: new InvalidatedCache<string>(invalidation, cacheSize),
       sessionUser: (databaseId, token) => auth.sessions.userOf(databaseId, token),
     },
-    pageCache: { invalidation, maxBytes: config.listCacheMb * 1024 * 1024, counted: countListCache(metrics.listCache) },
+    pageCache: { invalidation, maxBytes: config.listCacheMb * 1024 * 1024, counted: metrics.countListCache },
   });
 
   // Every feature, in one list: routes registered in this order, started when the app is ready,

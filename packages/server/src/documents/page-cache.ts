@@ -2,6 +2,7 @@ import { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 import type { Store } from '../store/store.ts';
 import type { JsonObject } from '../json/merge-patch.ts';
+import { lastChangeId } from '../changes/read.ts';
 
 /** A list's answer as kept: its JSON text, and what to do again when it is answered from memory. */
 export interface Page {
@@ -114,10 +115,10 @@ export class PageCache {
       this.counted?.('miss');
       return (await build()).text;
     }
-    const row = await this.store.get<{ v: string }>(VERSION_SQL, [databaseId]);
-    if (!row) return (await build()).text; // no such database (any more): the page query says what that means
+    const version = await lastChangeId(this.store, databaseId);
+    if (version === undefined) return (await build()).text; // no such database (any more): the page query says what that means
     let built = false;
-    const key = `${databaseId}\u0000${row.v}\u0000${JSON.stringify(query)}\u0000${read === undefined ? '' : JSON.stringify(read)}`;
+    const key = `${databaseId}\u0000${version}\u0000${JSON.stringify(query)}\u0000${read === undefined ? '' : JSON.stringify(read)}`;
     const page = await pages.get(key, Date.now(), async () => {
       built = true;
       return { value: await build(), tags: [`database:${databaseId}`] };
@@ -147,5 +148,3 @@ export class PageCache {
     use.hits = 0;
   }
 }
-
-const VERSION_SQL = 'SELECT CAST(last_event_id AS TEXT) AS v FROM databases WHERE id = ?';

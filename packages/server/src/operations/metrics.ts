@@ -71,6 +71,11 @@ export function createMetrics() {
     registers: [registry],
     help: 'Lists of documents that could be answered from memory (LIST_CACHE_MB), by outcome: hit (from memory), miss (read from the store)',
   });
+  // Pre-bound series: no label lookup per list, and both show from 0.
+  const listCacheSeries = { hit: listCache.labels({ outcome: 'hit' }), miss: listCache.labels({ outcome: 'miss' }) };
+  listCacheSeries.hit.inc(0);
+  listCacheSeries.miss.inc(0);
+  const countListCache = (outcome: 'hit' | 'miss') => listCacheSeries[outcome].inc();
   /** Set by the webhooks feature; read at each scrape. */
   const sources: { webhookQueueDepth?: () => Promise<number> } = {};
   new Gauge({
@@ -81,7 +86,7 @@ export function createMetrics() {
       if (sources.webhookQueueDepth) this.set(await sources.webhookQueueDepth().catch(() => Number.NaN));
     },
   });
-  return { registry, requests, answered, duration, webhookDeliveries, listCache, sources };
+  return { registry, requests, answered, duration, webhookDeliveries, countListCache, sources };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -111,13 +116,4 @@ export function metricsAccess(token: string | undefined): onRequestHookHandler {
     reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
     done(new ApiError('invalid_token', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>'));
   };
-}
-
-/** Counts the list cache's outcomes on pre-bound series (no label lookup per list; both show from 0). */
-export function countListCache(counter: Counter<'outcome'>): (outcome: 'hit' | 'miss') => void {
-  const hit = counter.labels({ outcome: 'hit' });
-  const miss = counter.labels({ outcome: 'miss' });
-  hit.inc(0);
-  miss.inc(0);
-  return (outcome) => (outcome === 'hit' ? hit : miss).inc();
 }
