@@ -4,7 +4,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import { claimDue, recordAttempt, releaseClaims, type Claimed, type DeliveryStatus } from './deliveries.ts';
 import { signatureHeaders } from './signing.ts';
-import type { AttemptResult, Sender } from './sender.ts';
+import { retryAfterMs, type Sender } from './sender.ts';
 import { Slots } from './slots.ts';
 
 export interface DispatcherOptions {
@@ -35,20 +35,6 @@ export interface DispatcherOptions {
  */
 export function backoffMs(base: number, failedAttempts: number, random = Math.random): number {
   return Math.round(base * 2 ** (failedAttempts - 1) * (0.8 + 0.4 * random()));
-}
-
-/** The longest a `Retry-After` defers the next attempt (API.md §4). */
-const RETRY_AFTER_MAX_MS = 3_600_000;
-
-/**
- * How long a 429 or 503 answer asked to wait (`Retry-After`: whole seconds or an HTTP date, read
- * against the dispatcher's clock), at most an hour; 0 when it asked nothing readable.
- */
-export function retryAfterMs(r: AttemptResult, now: number): number {
-  const v = r.retryAfter?.trim();
-  if (!v) return 0;
-  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), RETRY_AFTER_MAX_MS) : 0;
 }
 
 /**

@@ -18,6 +18,20 @@ const BODY_KEPT = 1024;
 /** Past this much answer the socket is dropped: nobody needs a receiver's megabytes. */
 const BODY_READ_MAX = 64 * 1024;
 
+/** The longest a `Retry-After` defers the next attempt (API.md §4). */
+const RETRY_AFTER_MAX_MS = 3_600_000;
+
+/**
+ * How long a 429 or 503 answer asked to wait (`Retry-After`: whole seconds or an HTTP date, read
+ * against the dispatcher's clock), at most an hour; 0 when it asked nothing readable.
+ */
+export function retryAfterMs(r: AttemptResult, now: number): number {
+  const v = r.retryAfter?.trim();
+  if (!v) return 0;
+  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), RETRY_AFTER_MAX_MS) : 0;
+}
+
 function describe(e: Error & { code?: string }): string {
   if (e instanceof UrlNotAllowed) return `url_not_allowed: ${e.message}`;
   if (e.code === 'ECONNREFUSED') return 'connection refused';
