@@ -132,8 +132,10 @@ export class AuthService {
 
   /**
    * Marks the e-mail verified with the `email` and `token` of a verification link (single use;
-   * 401 `invalid_token` when wrong, used or expired). Sessions stay as they are: a stored one sees
-   * the verified user; without one, sign in now.
+   * 401 `invalid_token` when wrong, used or expired). An account with a password also gives
+   * `password` (missing or wrong → 400 `invalid_current_password`, and the link stays usable):
+   * only whoever chose the password can have the address verified. Sessions stay as they are: a
+   * stored one sees the verified user; without one, sign in now.
    */
   async confirmEmail(params: ConfirmEmailParams, opts?: CallOptions): Promise<User> {
     const { user } = await this.http.send<{ user: User }>({ method: 'POST', path: '/auth/verify-email/confirm', body: params, signal: opts?.signal });

@@ -44,11 +44,13 @@ describe('auth: e-mail verification, sign-up control, account deletion, a backen
 
     await client.auth.verifyEmail({ redirectUrl: REDIRECT });
     const link = await tokenMailedTo('vera@example.com');
-    const verified = await client.auth.confirmEmail(link);
+    // An account with a password confirms with it (a stranger's pre-registration is not verified by the owner's click).
+    await assert.rejects(client.auth.confirmEmail(link), isCode('invalid_current_password', 400), 'no password');
+    const verified = await client.auth.confirmEmail({ ...link, password: 'correct horse' });
     assert.equal(verified.emailVerified, true);
     assert.equal(store.get()?.user?.emailVerified, true, 'the stored user is updated');
     assert.deepEqual(events, ['INITIAL_SESSION', 'SIGNED_IN', 'USER_UPDATED']);
-    await assert.rejects(client.auth.confirmEmail(link), isCode('invalid_token', 401), 'single use');
+    await assert.rejects(client.auth.confirmEmail({ ...link, password: 'correct horse' }), isCode('invalid_token', 401), 'single use');
 
     // Without a session: for an e-mail (a signed-out browser asking again).
     const other = f.browser();
@@ -56,7 +58,7 @@ describe('auth: e-mail verification, sign-up control, account deletion, a backen
     await other.auth.signOut();
     await other.auth.verifyEmail({ email: 'walt@example.com', redirectUrl: REDIRECT });
     await other.auth.verifyEmail({ email: 'nobody-at-all@example.com', redirectUrl: REDIRECT }); // resolves all the same
-    assert.equal((await other.auth.confirmEmail(await tokenMailedTo('walt@example.com'))).email, 'walt@example.com');
+    assert.equal((await other.auth.confirmEmail({ ...(await tokenMailedTo('walt@example.com')), password: 'correct horse' })).email, 'walt@example.com');
     assert.equal(await other.auth.getSession(), null, 'confirming signs nobody in');
     await assert.rejects(
       other.auth.verifyEmail({ email: 'walt@example.com', redirectUrl: 'https://evil.example.com/' }),
@@ -73,7 +75,7 @@ describe('auth: e-mail verification, sign-up control, account deletion, a backen
       assert.equal(result.user.email, 'wait@example.com');
       assert.equal(await client.auth.getSession(), null, 'nothing stored');
       await assert.rejects(client.auth.signIn({ email: 'wait@example.com', password: 'correct horse' }), isCode('email_not_verified', 403));
-      await client.auth.confirmEmail(await tokenMailedTo('wait@example.com'));
+      await client.auth.confirmEmail({ ...(await tokenMailedTo('wait@example.com')), password: 'correct horse' });
       const { session } = await client.auth.signIn({ email: 'wait@example.com', password: 'correct horse' });
       assert.equal((await client.auth.getSession())?.token, session.token);
     } finally {

@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     documents,
     webhooks,
     auth,
-    createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log }),
+    createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log, invalidation }),
     createRules({ store }),
     createDocs({ publicUrl: config.publicUrl }),
     createDashboard({ publicUrl: config.publicUrl }),

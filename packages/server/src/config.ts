@@ -27,6 +27,8 @@ export interface Config {
   webhookDisableAfterHours: number;
   /** Finished webhook deliveries (and their attempts) older than this are pruned. */
   webhookRetentionDays: number;
+  /** Webhook attempts one instance runs at once (a database gets at most a quarter of them: webhooks/slots.ts). */
+  webhookConcurrency: number;
   /** Change-log events older than this are pruned (realtime replay needs at least 1 hour). */
   eventRetentionHours: number;
   sessionTtlDays: number;
@@ -144,6 +146,7 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     webhookDisableAfterFailures: int(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 50, 1),
     webhookDisableAfterHours: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 24, 0),
     webhookRetentionDays: int(env, 'WEBHOOK_RETENTION_DAYS', 30, 1),
+    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 64, 1),
     eventRetentionHours: int(env, 'EVENT_RETENTION_HOURS', 30 * 24, 1),
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
     credentialCacheSize: int(env, 'CREDENTIAL_CACHE_SIZE', 10_000, 0),

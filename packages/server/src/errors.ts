@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  commit_unknown: 503,
   // The HTTP layer's own refusals (API.md §0: every error has the shape, these included).
   bad_request: 400,
   request_timeout: 408,
@@ -115,10 +116,13 @@ export function toApiError(err: FastifyError, request: FastifyRequest): ApiError
     return new ApiError('unavailable', 'The store is unreachable right now; retry shortly', undefined, { retryAfter: STORE_RETRY_AFTER_SECONDS });
   }
   if (err instanceof CommitOutcomeUnknown) {
-    request.log.error({ err }, 'COMMIT outcome unknown');
+    // Logged: rare, and whoever runs the server may want to know which write is in doubt.
+    request.log.warn({ err }, 'COMMIT outcome unknown');
     return new ApiError(
-      'internal',
-      `The connection to the store was lost while committing: the write may or may not have been applied; read it back before retrying (request ${request.id})`,
+      'commit_unknown',
+      `The connection to the store broke while the write was committing: it may or may not have been applied; retry with the same Idempotency-Key, or read it back first (request ${request.id})`,
+      undefined,
+      { retryAfter: STORE_RETRY_AFTER_SECONDS },
     );
   }
   const known = fromFastify(err, request);

@@ -7,8 +7,9 @@ import { localBus } from './infra/bus/local.ts';
 import { redisBus } from './infra/bus/redis.ts';
 import { countOperators, ensureOperator } from './admin/operators.ts';
 import { newSetupToken } from './admin/setup.ts';
+import { shutdown } from './operations/shutdown.ts';
 
-/** config → store → app → listen; graceful shutdown on SIGTERM/SIGINT. */
+/** config → store → app → listen; graceful shutdown on SIGTERM/SIGINT (operations/shutdown.ts). */
 async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.databaseUrl, config.storeTimeouts);
@@ -34,13 +35,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await app.close();
-    await limiter.close();
-    await bus.close();
-    await store.close();
-    process.exit(0);
+    process.exit(await shutdown(app, [() => limiter.close(), () => bus.close(), () => store.close()]));
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));

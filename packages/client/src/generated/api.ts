@@ -5293,7 +5293,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark the account's e-mail verified with the token of a verification link (sessions stay as they are) */
+        /** Mark the account's e-mail verified with the token of a verification link (sessions stay as they are); an account with a password also sends it */
         post: {
             parameters: {
                 query?: never;
@@ -5306,6 +5306,8 @@ export interface paths {
                     "application/json": {
                         /** @description Trimmed and lower-cased */
                         email: string;
+                        /** @description The account's password; required when it has one */
+                        password?: string;
                         /** @description The token of the link in the e-mail */
                         token: string;
                     };

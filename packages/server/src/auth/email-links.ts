@@ -3,7 +3,7 @@ import { getDatabase, getSettings } from '../databases/databases.ts';
 import { authSettings } from '../databases/settings.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Mailer } from '../infra/mailer/mailer.ts';
-import { hashPassword } from '../passwords/passwords.ts';
+import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
 import type { Store } from '../store/store.ts';
 import type { Background } from './background.ts';
 import { proveEmail } from './email-proof.ts';
@@ -125,13 +125,29 @@ export class EmailLinks {
    * Marks the e-mail of an account verified with the token of a verification link (used up). The
    * account asked for the link itself, so unlike a first proof by magic link (`proveEmail`) its
    * password, sessions and identities stay.
+   *
+   * An account with a password confirms only with it (API.md §2.1, third version): otherwise a
+   * stranger who registered someone's address first, with a password of their choosing, would
+   * get it verified by the owner's click and keep the account. Missing or wrong → 400
+   * `invalid_current_password` before the token is used, so it stays usable until it expires.
    */
-  async confirmEmail(databaseId: string, email: string, token: string): Promise<User> {
+  async confirmEmail(databaseId: string, email: string, token: string, password: string | undefined): Promise<User> {
     const { store, clock } = this.d;
+    // A cheap look first, so random tokens cost no argon2 hash; the transaction below decides.
+    if (!(await linkTokenIsLive(store, clock, databaseId, 'verify', email, token))) throw badToken();
+    const checked = (await userByEmail(store, databaseId, email))?.password_hash ?? null;
+    if (checked !== null && (password === undefined || !(await verifyPassword(checked, password)))) {
+      throw new ApiError(
+        'invalid_current_password',
+        password === undefined ? 'This account has a password: send it as password to confirm the e-mail' : 'The password is wrong',
+      );
+    }
     return store.transaction(async (tx) => {
       if (!(await consumeLinkToken(tx, clock, databaseId, 'verify', email, token))) throw badToken();
       const user = await userByEmail(tx, databaseId, email);
       if (!user) throw badToken(); // the account was deleted since
+      // The password checked is still the account's (it was not set or changed meanwhile); else the token stays unused.
+      if ((user.password_hash ?? null) !== checked) throw new ApiError('invalid_current_password', 'The password changed meanwhile; try again');
       if (Number(user.email_verified)) return toUser(user);
       const now = isoAt(clock);
       await tx.run('UPDATE users SET email_verified = 1, updated_at = ? WHERE id = ?', [now, user.id]);

@@ -312,12 +312,21 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       config: keyInvalidates,
       schema: {
         tags,
-        summary: "Mark the account's e-mail verified with the token of a verification link (sessions stay as they are)",
+        summary:
+          "Mark the account's e-mail verified with the token of a verification link (sessions stay as they are); an account with a password also sends it",
         body: ConfirmEmailBody,
         response: { 200: UserResponse, ...errors },
       },
     },
-    async (request) => ({ user: await links.confirmEmail(databaseOf(request), normalizeEmail(request.body.email), request.body.token) }),
+    async (request) => {
+      const databaseId = databaseOf(request);
+      const email = normalizeEmail(request.body.email);
+      // A wrong password counts under the account's limit, as at sign-in: the link's holder may not guess it.
+      const user = await limitFailedAttempts(limiter, { account: userAccount(databaseId, email), ip: request.ip }, () =>
+        links.confirmEmail(databaseId, email, request.body.token, request.body.password),
+      );
+      return { user };
+    },
   );
 
   api.get(

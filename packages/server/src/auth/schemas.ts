@@ -72,7 +72,11 @@ export const VerifyEmailBody = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 320, description: 'Without X-Session-Token: the address to verify (ignored with one)' })),
   redirectUrl: Type.Optional(RedirectUrl),
 });
-export const ConfirmEmailBody = Type.Object({ email: Email, token: LinkToken });
+export const ConfirmEmailBody = Type.Object({
+  email: Email,
+  token: LinkToken,
+  password: Type.Optional(Type.String({ maxLength: 4096, description: "The account's password; required when it has one" })),
+});
 export const DeleteMeBody = Type.Object({
   password: Type.Optional(Type.String({ maxLength: 4096, description: "The account's password; required when it has one" })),
 });

@@ -10,6 +10,7 @@ import type { Bus } from '../infra/bus/bus.ts';
 import type { Jobs } from '../infra/jobs.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import type { Metrics } from '../operations/metrics.ts';
+import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 import type { Feature } from '../feature.ts';
 import { liveTokenHashes, pruneRealtimeTokens } from './tokens.ts';
 import { FeedHub } from './feed.ts';
@@ -31,6 +32,8 @@ export interface RealtimeDeps {
   jobs: Jobs;
   metrics: Metrics;
   log: FastifyBaseLogger;
+  /** Tells the users' facts (`$auth`) when a user changed (user-facts.ts). */
+  invalidation: Invalidation;
 }
 
 /** How often every feed compares its last event id with the store's (a bus message may be lost). */
@@ -50,7 +53,7 @@ const GRANT_ENDED_REASON = 'the token expired, or its key or session ended: ask 
  */
 export function createRealtime(deps: RealtimeDeps): Feature {
   const { config, store, clock, jobs, log } = deps;
-  const facts = new UserFacts(store);
+  const facts = new UserFacts(store, deps.invalidation);
   const views = new ViewSource(store, facts);
   const hub = new FeedHub(
     store,

@@ -15,8 +15,9 @@ import { FULL_VIEW, RuleView, type EventView } from './visibility.ts';
  * - Otherwise the rules are read once for the batch, never cached: a rule change applies to the
  *   next event fanned out, on every instance. Batches queue while one is read, so under load one
  *   read serves many events.
- * - When a collection of the batch has a filter `read` rule, the held users' facts older than a
- *   second are read again, all in one query (user-facts.ts); `"signedIn"`, `true` and `false` need none.
+ * - When a collection of the batch has a filter `read` rule, the held users whose facts may have
+ *   changed (an invalidation named them) are read again, all in one query (user-facts.ts);
+ *   `"signedIn"`, `true` and `false` need none.
  */
 export class ViewSource {
   constructor(

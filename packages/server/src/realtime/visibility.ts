@@ -62,7 +62,7 @@ const nothing: Matcher = () => false;
 
 /**
  * The view under a database's rules: each socket sees what the collection's `read` rule lets its
- * user see, `$auth` standing for the user's facts as `userFacts` has them (at most a second old).
+ * user see, `$auth` standing for the user's facts as `userFacts` has them (as of the event: user-facts.ts).
  * Predicates are built lazily and kept for the batch, one per (collection, user).
  */
 export class RuleView implements EventView {

@@ -18,7 +18,10 @@ export class StoreUnavailable extends Error {
 /**
  * The connection was lost while a write was on its way (a transaction's COMMIT, or a statement
  * outside a transaction): the server may or may not have applied it, so it can't be answered as
- * "not committed" (503). It surfaces as a 500 that says so.
+ * "not committed" (503 `unavailable`). It surfaces as 503 `commit_unknown` (API.md §0), which
+ * says so: the client retries with the same Idempotency-Key, or reads the write back. Only
+ * PostgreSQL throws it: SQLite runs in the process, and its COMMIT either returns or fails
+ * with the transaction not committed.
  */
 export class CommitOutcomeUnknown extends Error {
   override readonly name = 'CommitOutcomeUnknown';

@@ -64,7 +64,7 @@ export const CARRIED: readonly CarriedTable[] = [
   { table: 'databases', where: 'id = ?', order: 'id' },
   { table: 'api_keys', where: 'database_id = ?', order: 'id' },
   { table: 'users', where: 'database_id = ?', order: 'id' },
-  { table: 'user_identities', where: 'database_id = ?', order: 'provider, provider_user_id' },
+  { table: 'user_identities', where: 'database_id = ?', order: 'provider, issuer, provider_user_id' },
   { table: 'webhooks', where: 'database_id = ?', order: 'id' },
   { table: 'webhook_deliveries', where: PENDING, order: 'id', reset: { lease_until: null, lease_token: null } },
   { table: 'webhook_attempts', where: `delivery_id IN (SELECT id FROM webhook_deliveries WHERE ${PENDING})`, order: 'delivery_id, n' },

@@ -145,6 +145,7 @@ export async function queueDepth(q: Queryable): Promise<number> {
 export interface Claimed {
   id: string;
   webhookId: string;
+  databaseId: string;
   eventId: string;
   event: string;
   payload: string;
@@ -160,70 +161,76 @@ export interface Claimed {
 export interface ClaimOptions {
   now: string;
   leaseUntil: string;
-  /** How many rows to take in all. */
+  /** About how many rows the caller has room for: sizes the window of due rows looked at. */
   limit: number;
-  /** How many more rows a webhook may take now (its free concurrency slots). */
-  room(webhookId: string): number;
-  /** Webhooks with no room: their rows are not even looked at. */
-  full: string[];
+  /** Whether the caller takes a due row of this webhook and database now (it books the slot when it says yes). */
+  take(webhookId: string, databaseId: string): boolean;
+  /** Webhooks and databases with no room: their rows are not even looked at. */
+  skipWebhooks: string[];
+  skipDatabases: string[];
 }
 
 /**
  * Claims due deliveries of enabled webhooks in one transaction: the candidates are locked
  * (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so concurrent dispatchers take disjoint rows and never
- * wait for each other), at most `room(webhook)` of them per webhook get a lease, the rest stay
- * as they were. `more` says whether due rows were left behind.
+ * wait for each other), those the caller's `take` accepts get a lease, the rest stay as they
+ * were. `more` says whether due rows were left behind.
  */
 export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ claimed: Claimed[]; more: boolean; windowFull: boolean }> {
   const token = newId();
   const window = Math.max(opts.limit * 2, 16);
+  const list = (ids: string[]) => ids.map(() => '?').join(', ');
   return store.transaction(async (tx) => {
-    const exclude = opts.full.length ? ` AND webhook_id NOT IN (${opts.full.map(() => '?').join(', ')})` : '';
-    const candidates = await tx.all<{ id: string; webhook_id: string }>(
-      `SELECT id, webhook_id FROM webhook_deliveries
+    const skipHooks = opts.skipWebhooks.length ? ` AND webhook_id NOT IN (${list(opts.skipWebhooks)})` : '';
+    const skipDbs = opts.skipDatabases.length ? ` AND database_id NOT IN (${list(opts.skipDatabases)})` : '';
+    // The database comes from a scalar subquery rather than a join: a join would lock (FOR UPDATE)
+    // the webhooks' rows too, and dispatchers would then skip each other's webhooks.
+    const candidates = await tx.all<{ id: string; webhook_id: string; database_id: string }>(
+      `SELECT id, webhook_id, (SELECT database_id FROM webhooks w WHERE w.id = webhook_deliveries.webhook_id) AS database_id
+       FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-         AND webhook_id IN (SELECT id FROM webhooks WHERE enabled = 1)${exclude}
+         AND webhook_id IN (SELECT id FROM webhooks WHERE enabled = 1${skipDbs})${skipHooks}
        ORDER BY next_attempt_at LIMIT ?${store.dialect.claimRows}`,
-      [opts.now, opts.now, ...opts.full, window],
+      [opts.now, opts.now, ...opts.skipDatabases, ...opts.skipWebhooks, window],
     );
-    const taken = new Map<string, number>();
     const chosen: string[] = [];
+    const hooks = new Set<string>();
     for (const c of candidates) {
-      if (chosen.length >= opts.limit) break;
-      const n = taken.get(c.webhook_id) ?? 0;
-      if (n >= opts.room(c.webhook_id)) continue;
-      taken.set(c.webhook_id, n + 1);
+      if (!opts.take(c.webhook_id, c.database_id)) continue;
+      hooks.add(c.webhook_id);
       chosen.push(c.id);
     }
     const more = candidates.length > chosen.length || candidates.length === window;
     // Every candidate was taken and there may be more: only then is another claim worth its query.
     const windowFull = candidates.length === window && chosen.length === candidates.length;
     if (chosen.length === 0) return { claimed: [], more, windowFull };
-    const marks = chosen.map(() => '?').join(', ');
     const rows = await tx.all<{ id: string; webhook_id: string; event_id: string; event: string; payload: string; attempts: number; series_start: number }>(
-      `UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE id IN (${marks})
+      `UPDATE webhook_deliveries SET lease_until = ?, lease_token = ? WHERE id IN (${list(chosen)})
        RETURNING id, webhook_id, event_id, event, payload, attempts, series_start`,
       [opts.leaseUntil, token, ...chosen],
     );
-    const hooks = [...taken.keys()];
-    const webhooks = await tx.all<{ id: string; url: string; secret: string; failure_streak: number }>(
-      `SELECT id, url, secret, failure_streak FROM webhooks WHERE id IN (${hooks.map(() => '?').join(', ')})`,
-      hooks,
+    const webhooks = await tx.all<{ id: string; database_id: string; url: string; secret: string; failure_streak: number }>(
+      `SELECT id, database_id, url, secret, failure_streak FROM webhooks WHERE id IN (${list([...hooks])})`,
+      [...hooks],
     );
     const byId = new Map(webhooks.map((w) => [w.id, w]));
-    const claimed = rows.map((r) => ({
-      id: r.id,
-      webhookId: r.webhook_id,
-      eventId: r.event_id,
-      event: r.event,
-      payload: r.payload,
-      attempts: r.attempts,
-      seriesStart: r.series_start,
-      url: byId.get(r.webhook_id)!.url,
-      secret: byId.get(r.webhook_id)!.secret,
-      leaseToken: token,
-      failureStreak: byId.get(r.webhook_id)!.failure_streak,
-    }));
+    const claimed = rows.map((r) => {
+      const w = byId.get(r.webhook_id)!;
+      return {
+        id: r.id,
+        webhookId: r.webhook_id,
+        databaseId: w.database_id,
+        eventId: r.event_id,
+        event: r.event,
+        payload: r.payload,
+        attempts: r.attempts,
+        seriesStart: r.series_start,
+        url: w.url,
+        secret: w.secret,
+        leaseToken: token,
+        failureStreak: w.failure_streak,
+      };
+    });
     return { claimed, more, windowFull };
   });
 }

@@ -1,9 +1,11 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../infra/clock.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import { claimDue, recordAttempt, releaseClaims, type Claimed, type DeliveryStatus } from './deliveries.ts';
 import { signatureHeaders } from './signing.ts';
-import type { Sender } from './sender.ts';
+import { retryAfterMs, type Sender } from './sender.ts';
+import { Slots } from './slots.ts';
 
 export interface DispatcherOptions {
   store: Store;
@@ -17,8 +19,9 @@ export interface DispatcherOptions {
   disableAfterFailures: number;
   /** …the first of them at least this old. */
   disableAfterMs: number;
-  /** Attempts in flight in this instance, in all and per webhook. */
+  /** Attempts in flight in this instance: in all (default 64), per database (a quarter of it) and per webhook (16); see slots.ts. */
   maxInFlight?: number;
+  maxPerDatabase?: number;
   maxPerWebhook?: number;
   /** The longest the dispatcher sleeps without a wake-up (finds other instances' work, expired leases). */
   pollMs?: number;
@@ -45,11 +48,9 @@ export function backoffMs(base: number, failedAttempts: number, random = Math.ra
  * claimed by an instance that died is attempted again once its lease ends.
  */
 export class Dispatcher {
-  private readonly maxInFlight: number;
-  private readonly maxPerWebhook: number;
+  private readonly slots: Slots;
   private readonly pollMs: number;
   private readonly leaseMs: number;
-  private readonly perWebhook = new Map<string, number>();
   private readonly inFlight = new Map<string, { claim: Claimed; done: Promise<void> }>();
   private readonly abort = new AbortController();
   private running = false;
@@ -64,10 +65,12 @@ export class Dispatcher {
   private nextLocalDue = Infinity;
 
   constructor(private readonly o: DispatcherOptions) {
-    this.maxInFlight = o.maxInFlight ?? 64;
-    this.maxPerWebhook = o.maxPerWebhook ?? 16;
+    const total = o.maxInFlight ?? 64;
+    this.slots = new Slots({ total, perDatabase: o.maxPerDatabase ?? Math.max(1, Math.floor(total / 4)), perWebhook: o.maxPerWebhook ?? 16 });
     this.pollMs = o.pollMs ?? 1000;
     this.leaseMs = 2 * o.timeoutMs + 1000;
+    // Every attempt in flight listens to the shutdown signal (one listener each, removed when it ends).
+    setMaxListeners(0, this.abort.signal);
   }
 
   start(): void {
@@ -124,35 +127,32 @@ export class Dispatcher {
   }
 
   private async claimAll(): Promise<void> {
-    while (this.running && this.inFlight.size < this.maxInFlight) {
+    while (this.running) {
       const now = this.o.clock.now();
-      const full = [...this.perWebhook].filter(([, n]) => n >= this.maxPerWebhook).map(([id]) => id);
+      const plan = this.slots.plan();
       const { claimed, more, windowFull } = await claimDue(this.o.store, {
         now: new Date(now).toISOString(),
         leaseUntil: new Date(now + this.leaseMs).toISOString(),
-        limit: this.maxInFlight - this.inFlight.size,
-        room: (id) => this.maxPerWebhook - (this.perWebhook.get(id) ?? 0),
-        full,
+        ...plan,
       });
-      // Rows of a full webhook were not even looked at: its finishing attempts must claim again.
-      this.backlog = more || full.length > 0;
+      // Rows of a full webhook or database were not even looked at: finishing attempts must claim again.
+      this.backlog = more || plan.skipWebhooks.length > 0 || plan.skipDatabases.length > 0;
       for (const c of claimed) this.launch(c);
       if (!this.running) return;
-      // Rows left behind belong to webhooks at their concurrency cap: a finishing attempt claims
-      // again. Looping now would scan past them for nothing (once per delivery, under a backlog).
-      if (claimed.length === 0 || !windowFull) return;
+      // Claim again only after progress: rows were left behind either past the window or because
+      // this claim filled their webhook or database, which the next claim skips in SQL. So
+      // another database's due rows behind a busy one's are seen now, not at the next poll.
+      if (claimed.length === 0 || !(windowFull || more)) return;
     }
   }
 
   private launch(c: Claimed): void {
-    this.perWebhook.set(c.webhookId, (this.perWebhook.get(c.webhookId) ?? 0) + 1);
+    this.slots.acquire(c.webhookId, c.databaseId);
     const done = this.attempt(c)
       .catch((e) => this.o.log.error({ err: e, delivery: c.id }, 'webhook dispatcher: recording an attempt failed'))
       .finally(() => {
         this.inFlight.delete(c.id);
-        const left = (this.perWebhook.get(c.webhookId) ?? 1) - 1;
-        if (left > 0) this.perWebhook.set(c.webhookId, left);
-        else this.perWebhook.delete(c.webhookId);
+        this.slots.release(c.webhookId, c.databaseId);
         if (this.backlog) this.wake();
       });
     this.inFlight.set(c.id, { claim: c, done });
@@ -174,7 +174,8 @@ export class Dispatcher {
     const inSeries = c.attempts + 1 - c.seriesStart;
     const status: DeliveryStatus = ok ? 'succeeded' : inSeries >= this.o.maxAttempts ? 'failed' : 'pending';
     const now = this.o.clock.now();
-    const next = status === 'pending' ? now + backoffMs(this.o.retryBaseMs, inSeries) : null;
+    // A 429 or 503 may ask for a longer wait than the backoff (Retry-After, at most an hour).
+    const next = status === 'pending' ? now + Math.max(backoffMs(this.o.retryBaseMs, inSeries), retryAfterMs(r, now)) : null;
     const error = r.error ?? (ok ? null : `HTTP ${r.status}`);
     const { store } = this.o;
     const record = (q: Queryable) =>

@@ -46,6 +46,7 @@ export function createWebhooks(deps: { config: Config; store: Store; clock: Cloc
     maxAttempts: config.webhookMaxAttempts,
     disableAfterFailures: config.webhookDisableAfterFailures,
     disableAfterMs: config.webhookDisableAfterHours * 3_600_000,
+    maxInFlight: config.webhookConcurrency,
   });
   const retention = new Retention({
     store,

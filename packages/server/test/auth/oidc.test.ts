@@ -306,4 +306,48 @@ forEachStore('auth: OpenID Connect sign-in', (kind) => {
     assert.notEqual(one.id, two.id);
     assert.equal(errorCode(await auth.me(t.server, t.db.publicKey, tokenTwo)), 'invalid_session');
   });
+
+  test("an identity is (issuer, sub): after the issuer changes, the new issuer's user with the same sub gets an account of their own", async () => {
+    const second = await startFakeOidc();
+    try {
+      const db = await t.server.createDatabase('Two Issuers');
+      const key = { key: db.publicKey };
+      /** Signs in through `provider` (configured for the database first) with these claims; the signed-in user. */
+      const through = async (provider: typeof idp, claims: Claims) => {
+        await configure(db.databaseId, { oidc: { issuer: provider.issuer, ...CLIENT, name: 'SSO' } });
+        provider.state.claims = claims;
+        try {
+          return await meWith(tokenOf((await walk(key)).final), db.publicKey);
+        } finally {
+          provider.state.claims = {};
+        }
+      };
+      const alice = await through(idp, { sub: 'shared-sub', email: 'alice@example.com', email_verified: true });
+      assert.equal(alice.email, 'alice@example.com');
+      // The operator moves the database to another issuer, where someone else has the same sub.
+      const mallory = await through(second, { sub: 'shared-sub', email: 'mallory@example.com', email_verified: true });
+      assert.notEqual(mallory.id, alice.id, "the same sub at another issuer is not alice's account");
+      assert.equal(mallory.email, 'mallory@example.com');
+      assert.equal(
+        (await through(second, { sub: 'shared-sub', email: 'mallory@example.com', email_verified: true })).id,
+        mallory.id,
+        'linked to (issuer, sub)',
+      );
+      // Linked identities are found by (issuer, sub) whatever the e-mail says now.
+      assert.equal((await through(idp, { sub: 'shared-sub', email: 'alice.new@example.com', email_verified: true })).id, alice.id);
+      const rows = await t.server.db.store.all<{ issuer: string; provider_user_id: string }>(
+        "SELECT issuer, provider_user_id FROM user_identities WHERE database_id = ? AND provider = 'oidc' ORDER BY issuer",
+        [db.databaseId],
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.issuer, r.provider_user_id]).sort(),
+        [
+          [idp.issuer, 'shared-sub'],
+          [second.issuer, 'shared-sub'],
+        ].sort(),
+      );
+    } finally {
+      await second.close();
+    }
+  });
 });

@@ -178,7 +178,7 @@ forEachStore('auth: sign-up control (settings.auth)', (kind) => {
 
     const confirmed = await pub.post<{ user: User }>(
       '/auth/verify-email/confirm',
-      { email: 'careful@example.com', token: link.searchParams.get('token') },
+      { email: 'careful@example.com', token: link.searchParams.get('token'), password: PASSWORD },
       200,
     );
     assert.equal(confirmed.user.emailVerified, true);
@@ -231,7 +231,7 @@ forEachStore('auth: sign-up control (settings.auth)', (kind) => {
     const pub = apiClient(t.server, db.publicKey);
     await pub.post('/auth/verify-email', { redirectUrl: REDIRECT }, 202, withSession(before.session.token));
     const token = linkIn(await sink.next('before@example.com')).searchParams.get('token')!;
-    await pub.post('/auth/verify-email/confirm', { email: 'before@example.com', token }, 200);
+    await pub.post('/auth/verify-email/confirm', { email: 'before@example.com', token, password: PASSWORD }, 200);
     assert.equal((await auth.signIn(t.server, db.publicKey, 'before@example.com', PASSWORD)).status, 200);
 
     await pub.post('/auth/magic-link', { email: magicUser.user.email, redirectUrl: REDIRECT }, 202);

@@ -38,7 +38,9 @@ forEachStore('auth: e-mail verification links', (kind) => {
   /** POST /auth/verify-email with a session token (or none) and a body. */
   const ask = (body: Record<string, unknown>, token?: string, key = t.db.publicKey) =>
     pub.request('POST', '/auth/verify-email', { key, body, headers: token === undefined ? {} : { 'x-session-token': token } });
-  const confirm = (email: string, token: string, key = t.db.publicKey) => pub.request('POST', '/auth/verify-email/confirm', { key, body: { email, token } });
+  /** POST /auth/verify-email/confirm; with the accounts' password unless told otherwise (undefined: none sent). */
+  const confirm = (email: string, token: string, key = t.db.publicKey, password: string | undefined = PASSWORD) =>
+    pub.request('POST', '/auth/verify-email/confirm', { key, body: { email, token, ...(password === undefined ? {} : { password }) } });
   /** The token of the next verification mail to `email`. */
   const tokenMailedTo = async (email: string) => linkIn(await sink.next(email)).searchParams.get('token')!;
   /**
@@ -90,6 +92,37 @@ forEachStore('auth: e-mail verification links', (kind) => {
     const me = await pub.get<{ user: User }>('/auth/me', 200, withSession(u.session.token));
     assert.equal(me.user.emailVerified, true, 'the session is unchanged and sees the verified e-mail');
     assert.equal((await auth.signIn(t.server, t.db.publicKey, 'signed.in@example.com', PASSWORD)).status, 200, 'unlike a magic link, the password stays');
+  });
+
+  test("a password account confirms only with its password: a stranger's pre-registration is not verified by the owner's click", async () => {
+    // A stranger registers someone else's address with a password of their choosing and asks for the link.
+    const stranger = await newUser(t.server, t.db.publicKey, 'owner@example.com', 'the stranger password');
+    await pub.post('/auth/verify-email', { redirectUrl: REDIRECT }, 202, withSession(stranger.session.token));
+    const token = await tokenMailedTo('owner@example.com');
+    // The owner follows the link: the app confirms without the password, which the owner does not know.
+    assertError(await confirm('owner@example.com', token, t.db.publicKey, undefined), 400, 'invalid_current_password', 'no password');
+    assertError(await confirm('owner@example.com', token, t.db.publicKey, PASSWORD), 400, 'invalid_current_password', 'a wrong password');
+    const row = await t.server.db.store.get<{ email_verified: number | boolean }>('SELECT email_verified FROM users WHERE id = ?', [stranger.user.id]);
+    assert.equal(Number(row?.email_verified), 0, 'nothing verified');
+    const me = await pub.get<{ user: User }>('/auth/me', 200, withSession(stranger.session.token));
+    assert.equal(me.user.emailVerified, false);
+    // The token stays usable until it expires: whoever chose the password confirms with it.
+    const ok = await confirm('owner@example.com', token, t.db.publicKey, 'the stranger password');
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal((ok.json as { user: User }).user.emailVerified, true);
+  });
+
+  test('a password-less account (magic link) confirms without a password', async () => {
+    await pub.post('/auth/magic-link', { email: 'nopass@example.com', redirectUrl: REDIRECT }, 202);
+    const magic = linkIn(await sink.next('nopass@example.com')).searchParams.get('token')!;
+    const signedIn = await pub.post<SignedIn>('/auth/magic-link/verify', { email: 'nopass@example.com', token: magic }, 200);
+    // A magic link verifies the address by itself; mark it unverified again to ask for a verification link.
+    await t.server.db.store.run('UPDATE users SET email_verified = 0 WHERE id = ?', [signedIn.user.id]);
+    await pub.post('/auth/verify-email', { redirectUrl: REDIRECT }, 202, withSession(signedIn.session.token));
+    const token = await tokenMailedTo('nopass@example.com');
+    const ok = await confirm('nopass@example.com', token, t.db.publicKey, undefined);
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal((ok.json as { user: User }).user.emailVerified, true);
   });
 
   test('a verification token works once', async () => {

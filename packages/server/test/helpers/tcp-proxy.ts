@@ -7,7 +7,11 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * - `freeze()`: the dependency hangs: connections are accepted (and kept), but not a byte
  *   moves either way, like a frozen server or a network that silently drops packets;
  * - `start()` / `thaw()`: back to normal (a thaw delivers what was held back, as a resumed
- *   process would read it).
+ *   process would read it);
+ * - `cutAfter(marker, text)`: on the connection that carries `marker` (a value only one request
+ *   writes), the next message from svc containing `text` (e.g. `COMMIT`) reaches the dependency,
+ *   and the connection is cut as the answer comes back, before svc reads it: the dependency did
+ *   the work, svc never learns whether it did.
  * Hand-written (a hundred lines of `net`) because what it must do, refusing and freezing on
  * demand, is the whole point, and proxies from the registry hide exactly that.
  */
@@ -22,6 +26,8 @@ export interface TcpProxy {
   /** Keeps accepting connections but forwards nothing until `thaw()`. */
   freeze(): void;
   thaw(): void;
+  /** Arms a one-time cut: see above. Resolves once it happened. */
+  cutAfter(marker: string, text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,9 +41,24 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const pairs = new Set<Pair>();
   let frozen = false;
   let port = 0;
+  /** An armed `cutAfter`: what to look for, and the pair whose answer to drop once it was seen. */
+  let cut: { marker: string; text: string; pair?: Pair; sent?: boolean; done(): void } | undefined;
 
-  const forward = (from: Socket, to: Socket) => {
-    from.on('data', (chunk) => {
+  const forward = (from: Socket, to: Socket, pair: Pair) => {
+    from.on('data', (chunk: Buffer) => {
+      if (cut && from === pair.client) {
+        if (!cut.pair && chunk.includes(cut.marker)) cut.pair = pair;
+        if (cut.pair === pair && chunk.includes(cut.text)) cut.sent = true;
+      }
+      if (cut?.pair === pair && cut.sent && from === pair.upstream) {
+        // The dependency answered the message: cut before svc gets a byte of it.
+        const done = cut.done;
+        cut = undefined;
+        pair.client.destroy();
+        pair.upstream.destroy();
+        done();
+        return;
+      }
       if (!to.write(chunk)) from.pause();
     });
     to.on('drain', () => {
@@ -59,8 +80,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       s.on('close', end);
       if (frozen) s.pause();
     }
-    forward(client, upstream);
-    forward(upstream, client);
+    forward(client, upstream, pair);
+    forward(upstream, client, pair);
   };
 
   let server: Server = createServer(onConnection);
@@ -115,6 +136,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         p.client.resume();
         p.upstream.resume();
       }
+    },
+    cutAfter(marker, text) {
+      return new Promise<void>((resolve) => {
+        cut = { marker, text, done: resolve };
+      });
     },
     close: stop,
   };

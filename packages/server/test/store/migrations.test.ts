@@ -55,4 +55,53 @@ forEachStore('migrations', (kind) => {
       await db.drop();
     }
   });
+
+  test('migration "identity issuer": existing OpenID Connect identities get their database\'s issuer, others none', async () => {
+    const db = await openTestStore(kind);
+    try {
+      const { store } = db;
+      // The table as it was before the migration (migration 2's), with rows linked then.
+      const before = MIGRATIONS.find((m) => m.version === 2)!
+        .statements(store.dialect)
+        .filter((sql) => sql.includes('user_identities'));
+      await store.run('DROP TABLE user_identities');
+      for (const sql of before) await store.run(sql);
+      const now = new Date().toISOString();
+      const settings = JSON.stringify({ oauth: { oidc: { issuer: 'https://sso.example.com/realms/a', clientId: 'c', clientSecret: 's' } } });
+      await store.run('INSERT INTO databases (id, name, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', ['d1', 'd', settings, now, now]);
+      await store.run("INSERT INTO users (id, database_id, email, created_at, updated_at) VALUES ('u1', 'd1', 'a@example.com', ?, ?)", [now, now]);
+      for (const [provider, sub] of [
+        ['oidc', 'sub-1'],
+        ['google', 'g-1'],
+      ]) {
+        await store.run('INSERT INTO user_identities (database_id, provider, provider_user_id, user_id, email, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+          'd1',
+          provider,
+          sub,
+          'u1',
+          'a@example.com',
+          now,
+        ]);
+      }
+      // Only this migration runs again (found by name: its number may change when branches merge).
+      const issuerMigration = MIGRATIONS.find((m) => m.name === 'identity issuer')!;
+      await store.run('DELETE FROM schema_migrations WHERE version = ?', [issuerMigration.version]);
+      await store.migrate();
+      const rows = await store.all<{ provider: string; issuer: string }>('SELECT provider, issuer FROM user_identities ORDER BY provider');
+      assert.deepEqual(
+        rows.map((r) => [r.provider, r.issuer]),
+        [
+          ['google', ''],
+          ['oidc', 'https://sso.example.com/realms/a'],
+        ],
+      );
+      // The same sub at another issuer is another identity now.
+      await store.run(
+        "INSERT INTO user_identities (database_id, provider, issuer, provider_user_id, user_id, email, created_at) VALUES ('d1', 'oidc', 'https://other.example.com', 'sub-1', 'u1', NULL, ?)",
+        [now],
+      );
+    } finally {
+      await db.drop();
+    }
+  });
 });

@@ -26,7 +26,8 @@ forEachStore('webhook queue', (kind) => {
         [iso(t), iso(t)],
       );
       await insertDeliveries(store, [{ webhookId: 'w1', eventId: '1', event: 'document.created', payload: '{}' }], iso(t));
-      const claim = (now: number) => claimDue(store, { now: iso(now), leaseUntil: iso(now + 10_000), limit: 10, room: () => 10, full: [] });
+      const claim = (now: number) =>
+        claimDue(store, { now: iso(now), leaseUntil: iso(now + 10_000), limit: 10, take: () => true, skipWebhooks: [], skipDatabases: [] });
       const a = await claim(t);
       assert.equal(a.claimed.length, 1);
       assert.equal((await claim(t + 5_000)).claimed.length, 0, 'leased: not claimable');
@@ -41,19 +42,33 @@ forEachStore('webhook queue', (kind) => {
         [1],
       );
       assert.equal((await claim(t + 60_000)).claimed.length, 0, 'succeeded rows are never claimed');
-      // Per-webhook room: of 5 due rows, only 2 are taken when the webhook has 2 free slots.
+      // The caller's `take` decides: of 5 due rows, only 2 are taken when it has room for 2, and it is told each row's database.
       await insertDeliveries(
         store,
         Array.from({ length: 5 }, (_, i) => ({ webhookId: 'w1', eventId: String(i + 2), event: 'document.created', payload: '{}' })),
         iso(t),
       );
-      const limited = await claimDue(store, { now: iso(t), leaseUntil: iso(t + 10_000), limit: 10, room: () => 2, full: [] });
+      const asked: string[] = [];
+      const take = (w: string, d: string) => asked.push(`${w}/${d}`) <= 2;
+      const limited = await claimDue(store, { now: iso(t), leaseUntil: iso(t + 10_000), limit: 10, take, skipWebhooks: [], skipDatabases: [] });
       assert.equal(limited.claimed.length, 2);
+      assert.deepEqual(new Set(asked), new Set(['w1/d1']));
+      assert.deepEqual(
+        limited.claimed.map((c) => c.databaseId),
+        ['d1', 'd1'],
+      );
       assert.equal(limited.more, true);
       assert.equal(
-        (await claimDue(store, { now: iso(t), leaseUntil: iso(t + 10_000), limit: 10, room: () => 10, full: ['w1'] })).claimed.length,
+        (await claimDue(store, { now: iso(t), leaseUntil: iso(t + 10_000), limit: 10, take: () => true, skipWebhooks: ['w1'], skipDatabases: [] })).claimed
+          .length,
         0,
         'a full webhook is skipped',
+      );
+      assert.equal(
+        (await claimDue(store, { now: iso(t), leaseUntil: iso(t + 10_000), limit: 10, take: () => true, skipWebhooks: [], skipDatabases: ['d1'] })).claimed
+          .length,
+        0,
+        'a full database is skipped',
       );
     } finally {
       await db.drop();
@@ -82,7 +97,7 @@ forEachStore('webhook queue', (kind) => {
         const [id] = await insertDeliveries(store, [{ webhookId: 'w1', eventId: '1', event: 'document.created', payload: '{}' }], iso(t));
         const {
           claimed: [c],
-        } = await claimDue(store, { now: iso(t), leaseUntil: iso(t + 10_000), limit: 1, room: () => 1, full: [] });
+        } = await claimDue(store, { now: iso(t), leaseUntil: iso(t + 10_000), limit: 1, take: () => true, skipWebhooks: [], skipDatabases: [] });
         const attempt = {
           at: iso(t),
           status: 'pending' as const,

@@ -172,6 +172,6 @@ export class OAuthFlow {
     const conf = await this.oidcClient(s.databaseId);
     if (!conf) throw new OAuthRefusal('provider_not_configured', 'sign-in with oidc is no longer configured');
     const config = await this.oidc.configuration(conf);
-    return this.oidc.profile(config, this.callbackUrl('oidc'), { code, state: q.state ?? '', iss: q.iss }, s.codeVerifier);
+    return this.oidc.profile(config, conf.issuer, this.callbackUrl('oidc'), { code, state: q.state ?? '', iss: q.iss }, s.codeVerifier);
   }
 }

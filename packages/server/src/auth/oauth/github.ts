@@ -28,6 +28,7 @@ export function github(e: OAuthEndpoints): ProviderSpec {
       const list = Array.isArray(emails) ? (emails as GitHubEmail[]) : [];
       const primary = list.find((m) => m && m.primary === true && typeof m.email === 'string');
       return {
+        issuer: '',
         id: String(user.id),
         email: primary?.email ?? null,
         emailVerified: primary?.verified === true,

@@ -12,6 +12,7 @@ export function google(e: OAuthEndpoints): ProviderSpec {
       const id = str(info.sub);
       if (!id) throw new Error('the userinfo answer has no sub');
       return {
+        issuer: '',
         id,
         email: str(info.email),
         emailVerified: info.email_verified === true || info.email_verified === 'true',

@@ -36,7 +36,8 @@ function enabled(user: UserRow): UserRow {
 
 /**
  * The account of a provider identity (API.md §2):
- * - the one already linked to (provider, provider user id);
+ * - the one already linked to (provider, issuer, provider user id): for OpenID Connect the issuer
+ *   is part of who the person is (OIDC Core §5.7), a `sub` alone is not;
  * - else, with a verified provider e-mail, the account with that e-mail, which this proves
  *   (`proveEmail`: an account registered without proving the address loses its password,
  *   sessions and identities), or a new verified, password-less account;
@@ -60,8 +61,8 @@ export async function accountForIdentity(
         .map((c) => `u.${c}`)
         .join(', ')}
        FROM user_identities i JOIN users u ON u.id = i.user_id
-       WHERE i.database_id = ? AND i.provider = ? AND i.provider_user_id = ?`,
-      [databaseId, provider, p.id],
+       WHERE i.database_id = ? AND i.provider = ? AND i.issuer = ? AND i.provider_user_id = ?`,
+      [databaseId, provider, p.issuer, p.id],
     );
     if (linked) return enabled(linked);
     if (!p.email) throw new OAuthRefusal('email_not_verified', `the ${provider} account has no e-mail`);
@@ -75,9 +76,9 @@ export async function accountForIdentity(
     enabled(found.user);
     const user = found.created ? found.user : await proveEmail(tx, sessions, found.user, now);
     await tx.run(
-      `INSERT INTO user_identities (database_id, provider, provider_user_id, user_id, email, created_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (database_id, provider, provider_user_id) DO NOTHING`,
-      [databaseId, provider, p.id, user.id, email, now],
+      `INSERT INTO user_identities (database_id, provider, issuer, provider_user_id, user_id, email, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (database_id, provider, issuer, provider_user_id) DO NOTHING`,
+      [databaseId, provider, p.issuer, p.id, user.id, email, now],
     );
     return user;
   });

@@ -11,6 +11,9 @@
  * - The `nonce` is bound to the state like the PKCE verifier: it is derived from the verifier
  *   stored with the state (a SHA-256 of it, domain-separated from the PKCE challenge), so only the
  *   holder of that state row knows it, and it is used up with the state.
+ * - A person is (issuer, `sub`) (OIDC Core §5.7): identities are kept with the issuer configured
+ *   when they were linked, so changing the issuer never hands an account to whoever holds the
+ *   same `sub` at the new one.
  * - The e-mail, `email_verified`, `name` and `picture` come from the ID token's claims; when the
  *   ID token carries no `email` (some providers keep it for userinfo), from the userinfo endpoint,
  *   whose `sub` must be the ID token's.
@@ -98,8 +101,12 @@ export class OidcClients {
       .toString();
   }
 
-  /** Trades the code, validates the ID token, and reads the person from its claims (or userinfo). */
-  async profile(config: client.Configuration, redirectUri: string, cb: OidcCallback, codeVerifier: string): Promise<OAuthProfile> {
+  /**
+   * Trades the code, validates the ID token, and reads the person from its claims (or userinfo).
+   * The identity is (`issuer`, `sub`), `issuer` as configured (the ID token's `iss` was checked
+   * against it): a `sub` alone names nobody once the database trusts another issuer.
+   */
+  async profile(config: client.Configuration, issuer: string, redirectUri: string, cb: OidcCallback, codeVerifier: string): Promise<OAuthProfile> {
     const current = new URL(redirectUri);
     current.searchParams.set('code', cb.code);
     current.searchParams.set('state', cb.state);
@@ -121,6 +128,7 @@ export class OidcClients {
       info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
     }
     return {
+      issuer,
       id: claims.sub,
       email: str(info.email),
       emailVerified: info.email_verified === true || info.email_verified === 'true',

@@ -2,6 +2,12 @@ import { isHttpUrl } from '../../http/urls.ts';
 
 /** What a provider tells about the person who signed in. */
 export interface OAuthProfile {
+  /**
+   * Who vouches for `id`: an OpenID Connect issuer (OIDC Core §5.7: a user is the pair of `iss`
+   * and `sub`, and `sub` is unique only within its issuer); '' for Google and GitHub, whose ids
+   * are their own.
+   */
+  issuer: string;
   /** The provider's stable user id. */
   id: string;
   email: string | null;

@@ -26,17 +26,24 @@ export class PgQueryable implements Queryable {
     return query<T>(this.client, this.statements, sql, params);
   }
   async all<T = Row>(sql: string, params: Param[] = []): Promise<T[]> {
-    return (await this.exec<T>(sql, params)).rows;
+    return (await this.settled<T>(sql, params, !READS.test(sql))).rows;
   }
   async get<T = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
-    return (await this.exec<T>(sql, params)).rows[0];
+    return (await this.settled<T>(sql, params, !READS.test(sql))).rows[0];
   }
   async run(sql: string, params: Param[] = []): Promise<number> {
+    return (await this.settled(sql, params, true)).rowCount ?? 0;
+  }
+  /**
+   * `exec`, where on the pool a write commits by itself: cut off after it was sent, it may have
+   * committed (CommitOutcomeUnknown, not StoreUnavailable's "not committed"). `run` may write
+   * whatever its SQL; `get` and `all` write when their SQL is not a SELECT (INSERT … RETURNING).
+   */
+  private async settled<T>(sql: string, params: Param[], writes: boolean): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
     try {
-      return (await this.exec(sql, params)).rowCount ?? 0;
+      return await this.exec<T>(sql, params);
     } catch (e) {
-      // On the pool a write commits by itself: cut off after it was sent, it may have committed.
-      if (e instanceof StoreUnavailable && this.client instanceof pg.Pool && mayHaveRun(e)) throw new CommitOutcomeUnknown(e.cause);
+      if (writes && e instanceof StoreUnavailable && this.client instanceof pg.Pool && mayHaveRun(e)) throw new CommitOutcomeUnknown(e.cause);
       throw e;
     }
   }
