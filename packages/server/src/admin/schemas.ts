@@ -20,6 +20,16 @@ const MicrosoftClient = Type.Object({
   clientSecretSet: Type.Boolean(),
   tenant: Type.Union([Type.String(), Type.Null()], { description: 'null: common (any Microsoft account)' }),
 });
+const MailTemplateSchema = Type.Object({ subject: Type.Optional(Type.String()), text: Type.Optional(Type.String()), html: Type.Optional(Type.String()) });
+/** docs/email.md: a database's own SMTP server (write-only), sender, application name and templates. */
+const EmailSettingsSchema = Type.Object({
+  smtpUrlSet: Type.Boolean({ description: 'Whether the database sends through its own SMTP server (the URL itself is write-only)' }),
+  from: Type.Optional(Type.String()),
+  appName: Type.Optional(Type.String({ description: '{APP_NAME} in templates; default: the database name' })),
+  templates: Type.Optional(
+    Type.Object({ verifyEmail: Type.Optional(MailTemplateSchema), resetPassword: Type.Optional(MailTemplateSchema), magicLink: Type.Optional(MailTemplateSchema) }),
+  ),
+});
 export const SettingsSchema = Type.Object({
   redirectUrls: Type.Array(Type.String()),
   siteUrl: Type.Union([Type.String(), Type.Null()]),
@@ -41,6 +51,7 @@ export const SettingsSchema = Type.Object({
   search: Type.Optional(
     Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Full-text search: collection → the field paths search= looks in' }),
   ),
+  email: Type.Optional(EmailSettingsSchema),
 });
 export const DatabaseSchema = Type.Object({
   id: Type.String(),
@@ -81,7 +92,7 @@ export const PatchDatabaseBody = Type.Object(
         {
           additionalProperties: true,
           description:
-            'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github|discord|gitlab|facebook|x: {clientId, clientSecret}, microsoft: {clientId, clientSecret, tenant}, apple: {clientId, teamId, keyId, privateKey}, oidc: {issuer, clientId, clientSecret, name}}}',
+            'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github|discord|gitlab|facebook|x: {clientId, clientSecret}, microsoft: {clientId, clientSecret, tenant}, apple: {clientId, teamId, keyId, privateKey}, oidc: {issuer, clientId, clientSecret, name}}, email: {smtpUrl, from, appName, templates}}',
         },
       ),
     ),

@@ -4,6 +4,7 @@ import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import { isHttpUrl } from '../http/urls.ts';
 import { validateRules } from '../rules/validate.ts';
 import { checkSearchSettings, type SearchSettings } from '../documents/search.ts';
+import { checkEmailSettings, publicEmailSettings, type EmailSettings } from '../email/settings.ts';
 
 /** A database's settings as stored (API.md §6). */
 export interface Settings {
@@ -19,6 +20,8 @@ export interface Settings {
   auth?: Partial<AuthSettings>;
   /** API.md §1.1 full-text search: collection → the field paths `search=` looks in (documents/search.ts); absent: none. */
   search?: SearchSettings;
+  /** docs/email.md: the SMTP server, sender, application name and templates of auth e-mails; absent: the server's. */
+  email?: EmailSettings;
 }
 
 /** API.md §2.1: who may create an account, and whether a password account must verify its e-mail first. */
@@ -75,7 +78,7 @@ export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth
 /** Validates a merged settings object; throws 400 `validation_failed` with every problem. */
 function validate(v: JsonObject): Settings {
   const details: ErrorDetail[] = [];
-  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth', 'search']);
+  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth', 'search', 'email']);
   for (const k of Object.keys(v)) if (!allowed.has(k)) details.push({ path: `/settings/${k}`, message: 'is not a setting' });
   const redirectUrls = v.redirectUrls ?? [];
   if (!Array.isArray(redirectUrls) || !redirectUrls.every(isHttpUrl))
@@ -103,6 +106,7 @@ function validate(v: JsonObject): Settings {
     }
   }
   const search = checkSearchSettings(v.search, details);
+  const email = checkEmailSettings(v.email, details);
   const auth = v.auth ?? {};
   if (!isObject(auth)) details.push({ path: '/settings/auth', message: 'must be {allowSignUp, requireEmailVerification}' });
   else {
@@ -118,6 +122,7 @@ function validate(v: JsonObject): Settings {
     oauth: oauth as Settings['oauth'],
     auth: { ...DEFAULT_AUTH, ...(auth as Partial<AuthSettings>) },
     ...(search ? { search } : {}),
+    ...(email ? { email } : {}),
   };
 }
 
@@ -167,6 +172,7 @@ export function publicSettings(s: Settings) {
     oauth,
     auth: authSettings(s),
     ...(s.search ? { search: s.search } : {}),
+    ...(s.email ? { email: publicEmailSettings(s.email) } : {}),
     ...(s.rules === undefined ? {} : { rules: JSON.parse(s.rules) as unknown }),
   };
 }
