@@ -1,10 +1,6 @@
-import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { json, jsonParseLinter } from '@codemirror/lang-json';
-import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from '@codemirror/language';
-import { lintGutter, linter } from '@codemirror/lint';
-import { EditorState } from '@codemirror/state';
-import { EditorView, drawSelection, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { EditorView } from '@codemirror/view';
+import type { ErrorPlace } from './code-editor.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonFields = { [k: string]: Json };
@@ -15,24 +11,17 @@ export function parseObject(text: string, what = 'A document'): { value?: JsonFi
   try {
     value = JSON.parse(text);
   } catch (e) {
-    const { line, column } = errorPlace(text, (e as Error).message);
-    return { error: `Not valid JSON (line ${line}, column ${column}): ${(e as Error).message}` };
+    const place = errorPlace((e as Error).message);
+    return { error: `Not valid JSON${place ? ` (line ${place.line}, column ${place.column})` : ''}: ${(e as Error).message}` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: `${what} must be a JSON object: { … }` };
   return { value: value as JsonFields };
 }
 
-/**
- * Where JSON.parse stopped, as line and column: V8 names the position in its message ("… at
- * position 12", sometimes "(line 2 column 3)"), or nothing when the text ended too early.
- */
-function errorPlace(text: string, message: string): { line: number; column: number } {
+/** Where JSON.parse stopped, when its message says ("… (line 2 column 3)"); the editor finds it otherwise. */
+function errorPlace(message: string): { line: number; column: number } | undefined {
   const lc = /line (\d+) column (\d+)/.exec(message);
-  if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
-  const at = /at position (\d+)/.exec(message);
-  const pos = at ? Number(at[1]) : text.trimEnd().length;
-  const before = text.slice(0, pos).split('\n');
-  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+  return lc ? { line: Number(lc[1]), column: Number(lc[2]) } : undefined;
 }
 
 const isPlain = (v: unknown): v is JsonFields => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -56,19 +45,10 @@ export function mergePatchBetween(from: JsonFields, to: JsonFields): JsonFields 
   return patch;
 }
 
-/** The editor's look: the page's font and colours, a frame like the other inputs, `rows` lines high at least; it grows with its text. */
-const theme = (rows: number) =>
-  EditorView.theme({
-    '&': { border: '1px solid var(--line)', borderRadius: '6px', background: 'var(--panel)', color: 'var(--text)', fontSize: '13px' },
-    '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '1px' },
-    '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', minHeight: `${rows * 1.45}em` },
-    '.cm-gutters': { background: 'var(--bg)', borderRight: '1px solid var(--line)', color: 'var(--muted)' },
-  });
-
 /**
- * A JSON editor (CodeMirror 6): syntax highlighting, line numbers, bracket matching, folding,
- * undo, and the parse error marked at its line (gutter and underline) as well as said in words
- * under it, with its line and column. `value` is the text; typing calls `onInput`; a new `value`
+ * A JSON editor (CodeMirror 6, loaded with the first one: code-editor.ts): syntax highlighting,
+ * line numbers, bracket matching, folding, undo, and the parse error marked at its place (gutter
+ * and underline) as well as said in words under it, with its line and column. `value` is the text; typing calls `onInput`; a new `value`
  * from outside (Format, the form view) replaces the text. `what` names the object in messages.
  */
 export function JsonEditor({
@@ -88,42 +68,29 @@ export function JsonEditor({
   const view = useRef<EditorView>();
   const latest = useRef(onInput);
   latest.current = onInput;
-  const { error } = useMemo(() => parseObject(value, what), [value, what]);
+  const latestValue = useRef(value);
+  latestValue.current = value;
+  const parsed = useMemo(() => parseObject(value, what), [value, what]);
+  // Where the editor's JSON grammar found the error, when JSON.parse's message does not say.
+  const [place, setPlace] = useState<ErrorPlace | null>(null);
+  const error =
+    parsed.error && place && !parsed.error.startsWith('Not valid JSON (')
+      ? parsed.error.replace('Not valid JSON', `Not valid JSON (line ${place.line}, column ${place.column})`)
+      : parsed.error;
 
   useEffect(() => {
-    // In a shadow root, CodeMirror's styles are constructed style sheets (adoptedStyleSheets), which
-    // the dashboard's Content-Security-Policy (style-src 'self', no inline <style>) allows.
-    const root = host.current!.shadowRoot ?? host.current!.attachShadow({ mode: 'open' });
-    const v = new EditorView({
-      root,
-      parent: root,
-      state: EditorState.create({
-        doc: value,
-        extensions: [
-          lineNumbers(),
-          foldGutter(),
-          lintGutter(),
-          history(),
-          drawSelection(),
-          indentOnInput(),
-          bracketMatching(),
-          highlightActiveLine(),
-          syntaxHighlighting(defaultHighlightStyle),
-          json(),
-          linter(jsonParseLinter(), { delay: 150 }),
-          keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
-          EditorView.lineWrapping,
-          // aria-label, not aria-labelledby: ids do not reach into the shadow root.
-          EditorView.contentAttributes.of({ 'aria-label': label, spellcheck: 'false' }),
-          EditorView.updateListener.of((u) => {
-            if (u.docChanged) latest.current(u.state.doc.toString());
-          }),
-          theme(rows),
-        ],
-      }),
+    // CodeMirror is loaded with the first editor (its own chunk): pages without one never fetch it.
+    let v: EditorView | undefined;
+    let gone = false;
+    void import('./code-editor.ts').then(({ jsonView }) => {
+      if (gone) return;
+      v = jsonView(host.current!, { doc: latestValue.current, label, rows, onChange: (text) => latest.current(text), onError: setPlace });
+      view.current = v;
     });
-    view.current = v;
-    return () => v.destroy();
+    return () => {
+      gone = true;
+      v?.destroy();
+    };
   }, []);
 
   // A value set from outside (Format, the form view): replace the text, keeping what was typed otherwise.

@@ -79,7 +79,7 @@ export function useEmailSection(s: DatabaseSettings, removeSmtp: (patch: { smtpU
         Application name <span class="muted">({'{APP_NAME}'} in the templates; empty: the database's name)</span>
         <input name="emailAppName" value={appName} onInput={(ev) => setAppName(ev.currentTarget.value)} autoComplete="off" />
       </label>
-      <div class="row tabs" role="tablist">
+      <div class="row segmented" role="tablist">
         {KINDS.map(([k, label]) => (
           <button type="button" role="tab" key={k} class={k === kind ? 'small primary' : 'small'} aria-selected={k === kind} onClick={() => setKind(k)}>
             {label}
