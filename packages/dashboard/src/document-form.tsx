@@ -87,7 +87,15 @@ function FieldInput({ name, value, onChange }: { name: string; value: Json; onCh
  */
 export function DocumentForm({ fields, onChange }: { fields: JsonFields; onChange: (f: JsonFields) => void }) {
   const [name, setName] = useState('');
-  const problem = !name ? undefined : !FIELD_NAME.test(name) ? 'Letters, digits and _ , not starting with a digit' : name in fields ? 'There is such a field' : SYSTEM.includes(name) ? 'Set by the server' : undefined;
+  const problem = !name
+    ? undefined
+    : !FIELD_NAME.test(name)
+      ? 'Letters, digits and _ , not starting with a digit'
+      : name in fields
+        ? 'There is such a field'
+        : SYSTEM.includes(name)
+          ? 'Set by the server'
+          : undefined;
   const set = (k: string, v: Json) => onChange({ ...fields, [k]: v });
   const add = () => {
     if (!name || problem) return;

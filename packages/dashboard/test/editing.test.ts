@@ -41,7 +41,10 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-dashboard-editing-'));
   server = await startProcess({ DATABASE_URL: `sqlite:${join(dir, 'svc.db')}`, RATE_LIMIT_PER_IP: '100000' });
   op = ((await request(server, 'POST', '/admin/sign-in', { body: OPERATOR })).json as { token: string }).token;
-  const created = (await request(server, 'POST', '/admin/databases', { key: op, body: { name: 'notes' } })).json as { database: { id: string }; key: { key: string } };
+  const created = (await request(server, 'POST', '/admin/databases', { key: op, body: { name: 'notes' } })).json as {
+    database: { id: string };
+    key: { key: string };
+  };
   dbId = created.database.id;
   key = created.key.key;
   const docs = [WIDE, ...Array.from({ length: 4 }, (_, i) => ({ ...WIDE, id: `wide-${i}`, temporary: undefined }))];
@@ -68,14 +71,18 @@ after(async () => {
 const dialog = () => page.locator('dialog[open]');
 const stored = async (id: string) => (await request(server, 'GET', `/notes/docs/${id}`, { key })).json as Record<string, unknown>;
 
-test('the JSON editor highlights JSON and marks a parse error at its line, in the gutter and in words', { skip: !run && 'Chromium is not installed' }, async () => {
+test('the JSON editor highlights JSON and marks a parse error at its line, in the gutter and in words', {
+  skip: !run && 'Chromium is not installed',
+}, async () => {
   await page.getByRole('button', { name: 'Open wide-one' }).click();
   const editor = jsonEditor(dialog(), /^Fields/);
   assert.equal(JSON.parse(await editor.text()).title, WIDE.title);
   // CodeMirror's JSON highlighting: property names and strings in their own spans.
   assert.ok((await dialog().locator('.cm-content span').count()) > 10, 'the text is highlighted');
   await editor.fill('{\n  "title": "ok",\n  "done": tru\n}');
-  await dialog().getByText(/Not valid JSON \(line 3, column \d+\)/).waitFor();
+  await dialog()
+    .getByText(/Not valid JSON \(line 3, column \d+\)/)
+    .waitFor();
   await dialog().locator('.cm-lint-marker-error').waitFor();
   await dialog().locator('.cm-lintRange-error').waitFor();
   assert.equal(await dialog().getByRole('button', { name: 'Save changes' }).isDisabled(), true);
@@ -84,7 +91,9 @@ test('the JSON editor highlights JSON and marks a parse error at its line, in th
   await dialog().getByRole('button', { name: 'Cancel' }).click();
 });
 
-test('the form view edits top-level fields by type, removes and adds fields, and saves a merge patch', { skip: !run && 'Chromium is not installed' }, async () => {
+test('the form view edits top-level fields by type, removes and adds fields, and saves a merge patch', {
+  skip: !run && 'Chromium is not installed',
+}, async () => {
   await page.getByRole('button', { name: 'Open wide-one' }).click();
   await dialog().getByRole('tab', { name: 'Form' }).click();
   const form = dialog().locator('.doc-form');

@@ -53,7 +53,8 @@ after(async () => {
 });
 
 type Settings = { oauth: Record<string, Record<string, unknown>>; email?: Record<string, unknown> };
-const settings = async () => ((await request(server, 'GET', `/admin/databases/${dbId}`, { key: op })).json as { database: { settings: Settings } }).database.settings;
+const settings = async () =>
+  ((await request(server, 'GET', `/admin/databases/${dbId}`, { key: op })).json as { database: { settings: Settings } }).database.settings;
 const save = async () => {
   await page.getByRole('button', { name: 'Save settings' }).click();
   await page.getByText('Settings saved.').waitFor();

@@ -96,11 +96,25 @@ export function useEmailSection(s: DatabaseSettings, removeSmtp: (patch: { smtpU
       </label>
       <label>
         Text
-        <textarea name="templateText" class="mono" rows={4} value={part('text')} placeholder="svc's text" onInput={(ev) => setPart('text', ev.currentTarget.value)} />
+        <textarea
+          name="templateText"
+          class="mono"
+          rows={4}
+          value={part('text')}
+          placeholder="svc's text"
+          onInput={(ev) => setPart('text', ev.currentTarget.value)}
+        />
       </label>
       <label>
         HTML
-        <textarea name="templateHtml" class="mono" rows={6} value={part('html')} placeholder="svc's HTML" onInput={(ev) => setPart('html', ev.currentTarget.value)} />
+        <textarea
+          name="templateHtml"
+          class="mono"
+          rows={6}
+          value={part('html')}
+          placeholder="svc's HTML"
+          onInput={(ev) => setPart('html', ev.currentTarget.value)}
+        />
       </label>
     </section>
   );

@@ -43,7 +43,13 @@ export const PROVIDERS: readonly ProviderSpec[] = [
   },
   { id: 'discord', label: 'Discord', fields: [CLIENT_ID], secret: 'clientSecret' },
   { id: 'gitlab', label: 'GitLab', fields: [CLIENT_ID], secret: 'clientSecret' },
-  { id: 'facebook', label: 'Facebook', fields: [CLIENT_ID], secret: 'clientSecret', note: 'Facebook e-mails count as unverified: they never link to an existing account.' },
+  {
+    id: 'facebook',
+    label: 'Facebook',
+    fields: [CLIENT_ID],
+    secret: 'clientSecret',
+    note: 'Facebook e-mails count as unverified: they never link to an existing account.',
+  },
   { id: 'x', label: 'X', fields: [CLIENT_ID], secret: 'clientSecret', note: 'X gives the e-mail only to apps allowed the users.email scope.' },
 ];
 

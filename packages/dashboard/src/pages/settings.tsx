@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import type { Database, DatabasePatch, DatabaseSettings, Me } from '../types.ts';
+import type { Database, DatabasePatch, Me } from '../types.ts';
 import { ErrorText, useAction, useToast } from '../ui.tsx';
 import { useEmailSection } from './email-settings.tsx';
 import { PROVIDERS, initialValues, inputName, providersPatch, secretSet, type Provider } from './oauth-providers.tsx';
@@ -23,11 +23,13 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
   const [searchRows, setSearchRows] = useState(Object.entries(savedSearch).map(([collection, fields]) => ({ collection, fields: fields.join(', ') })));
   const act = useAction();
   const toast = useToast();
-  const email = useEmailSection(s, (body) => act.run(async () => {
-    await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings: { email: body } } as DatabasePatch });
-    toast.toast('SMTP server removed.');
-    onSaved();
-  }));
+  const email = useEmailSection(s, (body) =>
+    act.run(async () => {
+      await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings: { email: body } } as DatabasePatch });
+      toast.toast('SMTP server removed.');
+      onSaved();
+    }),
+  );
   // Providers call back PUBLIC_URL, which behind a proxy may differ from this page's address.
   const [publicUrl, setPublicUrl] = useState(location.origin);
   useEffect(() => {
@@ -85,6 +87,7 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
   /** A write-only secret (Apple: the private key, pasted whole): a badge says whether one is saved; an empty field keeps it. */
   const secretField = (p: AnyProvider, set: boolean, key: 'clientSecret' | 'privateKey' = 'clientSecret') => {
     const what = key === 'privateKey' ? 'private key' : 'client secret';
+    const badge = set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>;
     const common = {
       name: inputName(p, key),
       value: secrets[p] ?? '',
@@ -94,10 +97,17 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
     };
     return (
       <>
-        <label>
-          {key === 'privateKey' ? 'Private key (.p8)' : 'Client secret'} {set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>}
-          {key === 'privateKey' ? <textarea class="mono" rows={4} spellcheck={false} {...common} /> : <input type="password" {...common} />}
-        </label>
+        {key === 'privateKey' ? (
+          <label>
+            Private key (.p8) {badge}
+            <textarea class="mono" rows={4} spellcheck={false} {...common} />
+          </label>
+        ) : (
+          <label>
+            Client secret {badge}
+            <input type="password" {...common} />
+          </label>
+        )}
         {set && (
           <button type="button" class="small" onClick={() => clearSecret(p, key)} disabled={act.busy}>
             Remove the saved {key === 'privateKey' ? 'key' : 'secret'}
@@ -248,4 +258,3 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
     </form>
   );
 }
-

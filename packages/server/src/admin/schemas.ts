@@ -27,7 +27,11 @@ const EmailSettingsSchema = Type.Object({
   from: Type.Optional(Type.String()),
   appName: Type.Optional(Type.String({ description: '{APP_NAME} in templates; default: the database name' })),
   templates: Type.Optional(
-    Type.Object({ verifyEmail: Type.Optional(MailTemplateSchema), resetPassword: Type.Optional(MailTemplateSchema), magicLink: Type.Optional(MailTemplateSchema) }),
+    Type.Object({
+      verifyEmail: Type.Optional(MailTemplateSchema),
+      resetPassword: Type.Optional(MailTemplateSchema),
+      magicLink: Type.Optional(MailTemplateSchema),
+    }),
   ),
 });
 export const SettingsSchema = Type.Object({

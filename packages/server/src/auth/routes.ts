@@ -327,7 +327,8 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       config: { access: 'open' },
       schema: {
         tags,
-        summary: 'Start signing in with an OAuth provider (docs/oauth.md) or the OpenID Connect provider (a browser navigation; the public key goes in the query)',
+        summary:
+          'Start signing in with an OAuth provider (docs/oauth.md) or the OpenID Connect provider (a browser navigation; the public key goes in the query)',
         security: [],
         params: ProviderParams,
         querystring: OAuthStartQuery,

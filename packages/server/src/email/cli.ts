@@ -37,14 +37,19 @@ export function registerEmailCommands(program: Command): void {
       .option('--from <address>', 'the sender, e.g. "My App <no-reply@example.com>"')
       .option('--app-name <name>', '{APP_NAME} in the templates (default: the database name)')
       .action(async (o: SetOptions) => {
-        const patch: Record<string, unknown> = o.file === undefined ? {} : (parseJsonBody(readFileSync(o.file, 'utf8'), loadConfig().limits.jsonDepth) as Record<string, unknown>);
-        if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new CliError('the --file must hold a JSON object: the settings.email to merge');
+        const patch: Record<string, unknown> =
+          o.file === undefined ? {} : (parseJsonBody(readFileSync(o.file, 'utf8'), loadConfig().limits.jsonDepth) as Record<string, unknown>);
+        if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+          throw new CliError('the --file must hold a JSON object: the settings.email to merge');
         const flags = { smtpUrl: o.smtpUrl, from: o.from, appName: o.appName };
         for (const [k, v] of Object.entries(flags)) if (v !== undefined) patch[k] = v === '' ? null : v;
         if (Object.keys(patch).length === 0) throw new CliError('nothing to set: give --file, --smtp-url, --from or --app-name');
         const db = await withStore((store) => updateDatabase(store, o.database, { settings: { email: patch } }));
         const shown = db.settings.email ?? { smtpUrlSet: false };
-        print({ email: shown }, () => `Stored the e-mail settings of database ${o.database}; the next auth e-mail uses them.\n${JSON.stringify(shown, null, 2)}`);
+        print(
+          { email: shown },
+          () => `Stored the e-mail settings of database ${o.database}; the next auth e-mail uses them.\n${JSON.stringify(shown, null, 2)}`,
+        );
       }),
     'svc email set --database <id> --smtp-url smtp://user:pass@smtp.example.com:587 --from "My App <no-reply@example.com>"',
     'svc email set --database <id> --file email.json',

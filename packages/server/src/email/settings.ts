@@ -36,7 +36,8 @@ export function checkEmailSettings(value: unknown, details: ErrorDetail[]): Emai
   }
   for (const k of Object.keys(value)) if (!KEYS.includes(k)) details.push({ path: `${at}/${k}`, message: `is not a setting (${KEYS.join(', ')})` });
   const { smtpUrl, from, appName, templates } = value;
-  if (smtpUrl !== undefined && !smtpUrlOk(smtpUrl)) details.push({ path: `${at}/smtpUrl`, message: 'must be an smtp:// or smtps:// URL (smtp://user:password@host:port)' });
+  if (smtpUrl !== undefined && !smtpUrlOk(smtpUrl))
+    details.push({ path: `${at}/smtpUrl`, message: 'must be an smtp:// or smtps:// URL (smtp://user:password@host:port)' });
   if (from !== undefined && (typeof from !== 'string' || !FROM.test(from)))
     details.push({ path: `${at}/from`, message: 'must be an address, or a name and an address: App <no-reply@example.com>' });
   if (appName !== undefined && (typeof appName !== 'string' || appName.length < 1 || appName.length > 100 || /[\r\n]/.test(appName)))

@@ -22,7 +22,12 @@ const DEFAULTS: Record<TemplateKind, { subject: string; intro: string; action: s
     action: 'Reset password',
     validity: '1 hour',
   },
-  magicLink: { subject: 'Your {APP_NAME} sign-in link', intro: 'Use this link to sign in to {APP_NAME} as {EMAIL}:', action: 'Sign in', validity: '15 minutes' },
+  magicLink: {
+    subject: 'Your {APP_NAME} sign-in link',
+    intro: 'Use this link to sign in to {APP_NAME} as {EMAIL}:',
+    action: 'Sign in',
+    validity: '15 minutes',
+  },
   verifyEmail: {
     subject: 'Confirm your e-mail address for {APP_NAME}',
     intro: 'Confirm that {EMAIL} is the e-mail address of your {APP_NAME} account by opening this link:',

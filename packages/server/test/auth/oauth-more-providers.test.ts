@@ -83,7 +83,14 @@ forEachStore('auth: Apple, Microsoft, Discord, GitLab, Facebook and X sign-in', 
   };
 
   test('Discord: /users/@me, `verified` e-mail, CDN avatar; PKCE and Basic client credentials', async () => {
-    fake.state.userinfo = { id: '80351110224678912', username: 'nelly', global_name: 'Nelly', email: 'Nelly@Discord.test', verified: true, avatar: '8342729096ea3675442027381ff50dfe' };
+    fake.state.userinfo = {
+      id: '80351110224678912',
+      username: 'nelly',
+      global_name: 'Nelly',
+      email: 'Nelly@Discord.test',
+      verified: true,
+      avatar: '8342729096ea3675442027381ff50dfe',
+    };
     const { authorize, final, token } = await walk('discord');
     checkAuthorize(authorize, 'discord', ['identify', 'email'], true);
     assert.equal(basicOf(token.authorization), `discordapp:${secretOf('discord')}`);
@@ -108,7 +115,12 @@ forEachStore('auth: Apple, Microsoft, Discord, GitLab, Facebook and X sign-in', 
   });
 
   test('Facebook: /me with its fields; the secret in the form body, no PKCE; its e-mail counts as unverified', async () => {
-    fake.state.userinfo = { id: '10223', name: 'Face Book', email: 'fb@facebook.test', picture: { data: { url: 'https://fb.test/p.jpg', is_silhouette: false } } };
+    fake.state.userinfo = {
+      id: '10223',
+      name: 'Face Book',
+      email: 'fb@facebook.test',
+      picture: { data: { url: 'https://fb.test/p.jpg', is_silhouette: false } },
+    };
     const { authorize, final, token } = await walk('facebook');
     checkAuthorize(authorize, 'facebook', ['email', 'public_profile'], false);
     assert.equal(token.authorization, undefined);
@@ -118,7 +130,9 @@ forEachStore('auth: Apple, Microsoft, Discord, GitLab, Facebook and X sign-in', 
   });
 
   test('X: /2/users/me with confirmed_email (verified); an X account without one cannot sign in', async () => {
-    fake.state.userinfo = { data: { id: '2244994945', name: 'X Dev', username: 'xdev', confirmed_email: 'dev@x.test', profile_image_url: 'https://pbs.x.test/i.png' } };
+    fake.state.userinfo = {
+      data: { id: '2244994945', name: 'X Dev', username: 'xdev', confirmed_email: 'dev@x.test', profile_image_url: 'https://pbs.x.test/i.png' },
+    };
     const { authorize, final, token } = await walk('x');
     checkAuthorize(authorize, 'x', ['users.read', 'tweet.read', 'users.email'], true);
     assert.equal(basicOf(token.authorization), `xapp:${secretOf('x')}`);
@@ -157,7 +171,11 @@ forEachStore('auth: Apple, Microsoft, Discord, GitLab, Facebook and X sign-in', 
     assert.equal(token.form.client_id, 'com.example.web');
     const secret = token.form.client_secret!;
     assert.deepEqual(decodeProtectedHeader(secret), { alg: 'ES256', kid: 'KEY1234567' });
-    const { payload } = await jwtVerify(secret, createPublicKey(APPLE_KEYS.privateKey), { issuer: 'TEAM123456', subject: 'com.example.web', audience: 'https://appleid.apple.com' });
+    const { payload } = await jwtVerify(secret, createPublicKey(APPLE_KEYS.privateKey), {
+      issuer: 'TEAM123456',
+      subject: 'com.example.web',
+      audience: 'https://appleid.apple.com',
+    });
     assert.equal(payload.exp! - payload.iat!, 300);
     const user = await signedIn(final);
     assert.deepEqual([user.email, user.emailVerified], ['relay@privaterelay.appleid.com', true]);
@@ -169,7 +187,11 @@ forEachStore('auth: Apple, Microsoft, Discord, GitLab, Facebook and X sign-in', 
     const start = await hop(`${PUBLIC_URL}/v1/auth/oauth/apple?${new URLSearchParams({ key: t.db.publicKey, redirectUrl: APP })}`);
     const atApple = new URL((await hop(start.location!)).location!);
     // Apple posts code and state as a form, from its own site: no cookie comes with it.
-    const form = new URLSearchParams({ code: atApple.searchParams.get('code')!, state: atApple.searchParams.get('state')!, user: '{"name":{"firstName":"A"}}' });
+    const form = new URLSearchParams({
+      code: atApple.searchParams.get('code')!,
+      state: atApple.searchParams.get('state')!,
+      user: '{"name":{"firstName":"A"}}',
+    });
     const posted = await fetch(`${t.server.url}/v1/auth/oauth/apple/callback`, {
       method: 'POST',
       redirect: 'manual',
@@ -179,7 +201,10 @@ forEachStore('auth: Apple, Microsoft, Discord, GitLab, Facebook and X sign-in', 
     assert.equal(posted.status, 303);
     const next = new URL(posted.headers.get('location')!, callbackUrl('apple'));
     assert.equal(`${next.origin}${next.pathname}`, callbackUrl('apple'));
-    assert.deepEqual([next.searchParams.get('code'), next.searchParams.get('state'), next.searchParams.get('user')], [form.get('code'), form.get('state'), null]);
+    assert.deepEqual(
+      [next.searchParams.get('code'), next.searchParams.get('state'), next.searchParams.get('user')],
+      [form.get('code'), form.get('state'), null],
+    );
     const callback = await hop(next.toString());
     const user = await signedIn(new URL(callback.location!));
     assert.equal(user.email, 'posted@apple.test');
@@ -211,7 +236,10 @@ forEachStore('auth: Apple, Microsoft, Discord, GitLab, Facebook and X sign-in', 
     ] as const) {
       const res = await configure(patch);
       assert.equal(errorCode(res), 'validation_failed', JSON.stringify(patch));
-      assert.ok((res.json as { error: { details: Array<{ path: string }> } }).error.details.some((d) => d.path === path), res.text);
+      assert.ok(
+        (res.json as { error: { details: Array<{ path: string }> } }).error.details.some((d) => d.path === path),
+        res.text,
+      );
     }
 
     const other = await t.server.createDatabase('Unconfigured');

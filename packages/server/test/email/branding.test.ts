@@ -38,7 +38,8 @@ forEachStore('e-mail: per-database SMTP server, sender and templates', (kind) =>
     () => t.server,
     () => t.server.operatorToken(),
   );
-  const patchEmail = (db: TestDatabase, email: unknown) => op.request('PATCH', `/admin/databases/${db.databaseId}`, { body: { settings: { email, redirectUrls: [REDIRECT] } } });
+  const patchEmail = (db: TestDatabase, email: unknown) =>
+    op.request('PATCH', `/admin/databases/${db.databaseId}`, { body: { settings: { email, redirectUrls: [REDIRECT] } } });
   const post = (db: TestDatabase, path: string, body: unknown) => apiClient(() => t.server, db.publicKey).request('POST', path, { body });
 
   let branded: TestDatabase;
@@ -70,7 +71,7 @@ forEachStore('e-mail: per-database SMTP server, sender and templates', (kind) =>
     assert.equal(serverSink.count('a.b+c@example.com'), 0, "nothing went through the server's SMTP");
   });
 
-  test('a template given in part keeps the rest of svc\'s; the kinds without one are svc\'s with the app name', async () => {
+  test("a template given in part keeps the rest of svc's; the kinds without one are svc's with the app name", async () => {
     await newUser(t.server, branded.secretKey, 'reset@example.com');
     assert.equal((await post(branded, '/auth/forgot-password', { email: 'reset@example.com', redirectUrl: REDIRECT })).status, 202);
     const reset = await ownSink.next('reset@example.com');
@@ -127,7 +128,18 @@ forEachStore('e-mail: per-database SMTP server, sender and templates', (kind) =>
     const file = `${process.env.TMPDIR ?? '/tmp'}/svc-email-${db.databaseId}.json`;
     const { writeFileSync, rmSync } = await import('node:fs');
     writeFileSync(file, JSON.stringify({ templates: { magicLink: { subject: 'CLI {APP_NAME}' } } }));
-    const set = await runSvc(t.server.db.url, ['email', 'set', '--database', db.databaseId, '--smtp-url', ownSink.url, '--app-name', 'From CLI', '--file', file]);
+    const set = await runSvc(t.server.db.url, [
+      'email',
+      'set',
+      '--database',
+      db.databaseId,
+      '--smtp-url',
+      ownSink.url,
+      '--app-name',
+      'From CLI',
+      '--file',
+      file,
+    ]);
     rmSync(file);
     assert.equal(set.code, 0, set.stderr);
     assert.match(set.stdout, /Stored the e-mail settings/);

@@ -68,7 +68,16 @@ export class OAuthFlow {
   private readonly oidc = new OidcClients();
   constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions; endpoints: OAuthEndpoints; publicUrl: string; log: FastifyBaseLogger }) {
     const e = d.endpoints;
-    this.specs = { google: google(e), github: github(e), apple: apple(e), microsoft: microsoft(e), discord: discord(e), gitlab: gitlab(e), facebook: facebook(e), x: x(e) };
+    this.specs = {
+      google: google(e),
+      github: github(e),
+      apple: apple(e),
+      microsoft: microsoft(e),
+      discord: discord(e),
+      gitlab: gitlab(e),
+      facebook: facebook(e),
+      x: x(e),
+    };
   }
 
   private callbackUrl(provider: OAuthProvider): string {

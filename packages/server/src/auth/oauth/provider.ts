@@ -52,7 +52,13 @@ export async function tokenRequestWithBodyCredentials(
   c: ClientCredentials,
   form: { code: string; redirectUri: string; codeVerifier: string | null },
 ): Promise<OAuth2Tokens> {
-  const body = new URLSearchParams({ grant_type: 'authorization_code', code: form.code, redirect_uri: form.redirectUri, client_id: c.clientId, client_secret: c.clientSecret });
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: form.code,
+    redirect_uri: form.redirectUri,
+    client_id: c.clientId,
+    client_secret: c.clientSecret,
+  });
   if (form.codeVerifier !== null) body.set('code_verifier', form.codeVerifier);
   const res = await fetch(tokenUrl, {
     method: 'POST',
