@@ -68,8 +68,12 @@ test('settings: Apple (private key pasted, write-only) and Discord cards; the E-
   await page.getByLabel('Password').fill(OPERATOR.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Apple sign-in' }).waitFor();
-  await page.getByText('/v1/auth/oauth/apple/callback').waitFor();
 
+  // The providers other than Google and GitHub are folded until configured.
+  assert.equal(await page.locator('input[name=appleClientId]').isVisible(), false);
+  await page.getByText('Apple sign-in').click();
+  await page.getByText('Discord sign-in').click();
+  await page.getByText('/v1/auth/oauth/apple/callback').waitFor();
   await page.locator('input[name=appleClientId]').fill('com.shop.web');
   await page.locator('input[name=appleTeamId]').fill('TEAM123456');
   await page.locator('input[name=appleKeyId]').fill('KEY1234567');
@@ -99,6 +103,8 @@ test('settings: Apple (private key pasted, write-only) and Discord cards; the E-
   });
   await page.reload();
   await page.getByRole('heading', { name: 'Apple sign-in' }).waitFor();
+  assert.equal(await page.locator('textarea[name=applePrivateKey]').isVisible(), true, 'a configured provider is open');
+  assert.equal(await page.locator('input[name=facebookClientId]').isVisible(), false, 'an unconfigured one stays folded');
   assert.equal(await page.locator('textarea[name=applePrivateKey]').inputValue(), '');
   assert.match((await page.locator('section.email-settings input[name=smtpUrl]').getAttribute('placeholder')) ?? '', /leave empty to keep/);
   const html = await page.content();

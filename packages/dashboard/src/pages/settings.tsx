@@ -160,28 +160,46 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
           Password sign-in needs a verified e-mail <span class="muted">(sign-up mails a verification link and signs nobody in)</span>
         </label>
       </section>
-      {PROVIDERS.map((spec) => (
-        <section class="card" key={spec.id}>
-          <h2>{spec.label} sign-in</h2>
-          <p class="muted small">
-            Register this callback URL with {spec.label}: <code class="break">{callback(spec.id)}</code>
-            {spec.note && ` ${spec.note}`}
-          </p>
-          {spec.fields.map(([k, label, placeholder]) => (
-            <label key={k}>
-              {label}
-              <input
-                name={inputName(spec.id, k)}
-                value={values[spec.id][k]}
-                placeholder={placeholder}
-                onInput={(e) => setValues({ ...values, [spec.id]: { ...values[spec.id], [k]: e.currentTarget.value } })}
-                autoComplete="off"
-              />
-            </label>
-          ))}
-          {secretField(spec.id, secretSet(s, spec), spec.secret)}
-        </section>
-      ))}
+      {PROVIDERS.map((spec) => {
+        const body = (
+          <>
+            <p class="muted small">
+              Register this callback URL with {spec.label}: <code class="break">{callback(spec.id)}</code>
+              {spec.note && ` ${spec.note}`}
+            </p>
+            {spec.fields.map(([k, label, placeholder]) => (
+              <label key={k}>
+                {label}
+                <input
+                  name={inputName(spec.id, k)}
+                  value={values[spec.id][k]}
+                  placeholder={placeholder}
+                  onInput={(e) => setValues({ ...values, [spec.id]: { ...values[spec.id], [k]: e.currentTarget.value } })}
+                  autoComplete="off"
+                />
+              </label>
+            ))}
+            {secretField(spec.id, secretSet(s, spec), spec.secret)}
+          </>
+        );
+        // Google and GitHub as they always were; the others folded until configured (a page of eight open cards is long).
+        if (spec.always)
+          return (
+            <section class="card" key={spec.id}>
+              <h2>{spec.label} sign-in</h2>
+              {body}
+            </section>
+          );
+        const configured = Boolean(s.oauth[spec.id]?.clientId);
+        return (
+          <details class="card provider" key={spec.id} open={configured}>
+            <summary>
+              <h2>{spec.label} sign-in</h2> {configured ? <span class="badge succeeded">configured</span> : <span class="badge">not configured</span>}
+            </summary>
+            {body}
+          </details>
+        );
+      })}
       <section class="card">
         <h2>{oidc.name.trim() || 'OpenID Connect'} sign-in</h2>
         <p class="muted small">
