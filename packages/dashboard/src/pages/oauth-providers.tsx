@@ -1,8 +1,12 @@
+import type { ComponentChildren } from 'preact';
 import type { DatabaseSettings } from '../types.ts';
 
 type OAuthSettings = DatabaseSettings['oauth'];
 /** The providers with a card of their own (the OpenID Connect one has its own card). */
 export type Provider = Exclude<keyof OAuthSettings, 'oidc'>;
+
+/** A write-only setting: a client secret, or Apple's private key. */
+export type SecretKey = 'clientSecret' | 'privateKey';
 
 /** One provider's card: its readable settings, its write-only one, and what to tell the operator. */
 export interface ProviderSpec {
@@ -11,7 +15,7 @@ export interface ProviderSpec {
   /** Settings shown and sent as they are: [key, label, placeholder]. */
   fields: ReadonlyArray<readonly [string, string, string?]>;
   /** The write-only setting: a client secret, or Apple's private key (a multi-line PEM). */
-  secret: 'clientSecret' | 'privateKey';
+  secret: SecretKey;
   note?: string;
   /** Saved on every save even when empty (the first two, as they always were). */
   always?: boolean;
@@ -87,4 +91,97 @@ export function providersPatch(
     if (secret) oauth[spec.id]![spec.secret] = spec.secret === 'privateKey' ? secret.trim() : secret;
   }
   return oauth;
+}
+
+/** A write-only secret (Apple: the private key, pasted whole): a badge says whether one is saved; an empty field keeps it. */
+export function SecretField(p: {
+  name: string;
+  secretKey: SecretKey;
+  set: boolean;
+  value: string;
+  onInput: (v: string) => void;
+  onRemove: () => void;
+  busy: boolean;
+}) {
+  const key = p.secretKey === 'privateKey';
+  const badge = p.set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>;
+  const common = {
+    name: p.name,
+    value: p.value,
+    autoComplete: 'new-password',
+    placeholder: p.set ? 'Saved: leave empty to keep it, type to replace it' : `Paste the ${key ? 'private key' : 'client secret'}`,
+    onInput: (e: { currentTarget: { value: string } }) => p.onInput(e.currentTarget.value),
+  };
+  return (
+    <>
+      {key ? (
+        <label>
+          Private key (.p8) {badge}
+          <textarea class="mono" rows={4} spellcheck={false} {...common} />
+        </label>
+      ) : (
+        <label>
+          Client secret {badge}
+          <input type="password" {...common} />
+        </label>
+      )}
+      {p.set && (
+        <button type="button" class="small" onClick={p.onRemove} disabled={p.busy}>
+          Remove the saved {key ? 'key' : 'secret'}
+        </button>
+      )}
+    </>
+  );
+}
+
+/**
+ * A provider's card: the callback URL to register, its settings and its secret. Google and GitHub
+ * are shown as they always were; the others are folded until configured (eight open cards make a
+ * long page).
+ */
+export function ProviderCard(p: {
+  spec: ProviderSpec;
+  callback: string;
+  configured: boolean;
+  values: Record<string, string>;
+  onInput: (key: string, value: string) => void;
+  secret: ComponentChildren;
+}) {
+  const { spec } = p;
+  const body = (
+    <>
+      <p class="muted small">
+        Register this callback URL with {spec.label}: <code class="break">{p.callback}</code>
+        {spec.note && ` ${spec.note}`}
+      </p>
+      {spec.fields.map(([k, label, placeholder]) => (
+        <label key={k}>
+          {label}
+          <input
+            name={inputName(spec.id, k)}
+            value={p.values[k]}
+            placeholder={placeholder}
+            onInput={(e) => p.onInput(k, e.currentTarget.value)}
+            autoComplete="off"
+          />
+        </label>
+      ))}
+      {p.secret}
+    </>
+  );
+  if (spec.always)
+    return (
+      <section class="card">
+        <h2>{spec.label} sign-in</h2>
+        {body}
+      </section>
+    );
+  return (
+    <details class="card provider" open={p.configured}>
+      <summary>
+        <h2>{spec.label} sign-in</h2> {p.configured ? <span class="badge succeeded">configured</span> : <span class="badge">not configured</span>}
+      </summary>
+      {body}
+    </details>
+  );
 }

@@ -3,7 +3,17 @@ import { api } from '../api.ts';
 import type { Database, DatabasePatch, Me } from '../types.ts';
 import { ErrorText, useAction, useToast } from '../ui.tsx';
 import { useEmailSection } from './email-settings.tsx';
-import { PROVIDERS, initialValues, inputName, providersPatch, secretSet, type Provider } from './oauth-providers.tsx';
+import {
+  PROVIDERS,
+  ProviderCard,
+  SecretField,
+  initialValues,
+  inputName,
+  providersPatch,
+  secretSet,
+  type Provider,
+  type SecretKey,
+} from './oauth-providers.tsx';
 
 /** The providers of oauth-providers.tsx, and the one OpenID Connect provider (`oidc`: issuer, client id and secret, display name). */
 type AnyProvider = Provider | 'oidc';
@@ -75,7 +85,7 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
       onSaved();
     });
   };
-  const clearSecret = (p: AnyProvider, key: 'clientSecret' | 'privateKey' = 'clientSecret') =>
+  const clearSecret = (p: AnyProvider, key: SecretKey = 'clientSecret') =>
     act.run(async () => {
       await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, {
         body: { settings: { oauth: { [p]: { [key]: null } } } } as DatabasePatch,
@@ -84,38 +94,17 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
       onSaved();
     });
 
-  /** A write-only secret (Apple: the private key, pasted whole): a badge says whether one is saved; an empty field keeps it. */
-  const secretField = (p: AnyProvider, set: boolean, key: 'clientSecret' | 'privateKey' = 'clientSecret') => {
-    const what = key === 'privateKey' ? 'private key' : 'client secret';
-    const badge = set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>;
-    const common = {
-      name: inputName(p, key),
-      value: secrets[p] ?? '',
-      autoComplete: 'new-password',
-      placeholder: set ? 'Saved: leave empty to keep it, type to replace it' : `Paste the ${what}`,
-      onInput: (e: { currentTarget: { value: string } }) => setSecrets({ ...secrets, [p]: e.currentTarget.value }),
-    };
-    return (
-      <>
-        {key === 'privateKey' ? (
-          <label>
-            Private key (.p8) {badge}
-            <textarea class="mono" rows={4} spellcheck={false} {...common} />
-          </label>
-        ) : (
-          <label>
-            Client secret {badge}
-            <input type="password" {...common} />
-          </label>
-        )}
-        {set && (
-          <button type="button" class="small" onClick={() => clearSecret(p, key)} disabled={act.busy}>
-            Remove the saved {key === 'privateKey' ? 'key' : 'secret'}
-          </button>
-        )}
-      </>
-    );
-  };
+  const secretField = (p: AnyProvider, set: boolean, key: SecretKey = 'clientSecret') => (
+    <SecretField
+      name={inputName(p, key)}
+      secretKey={key}
+      set={set}
+      value={secrets[p] ?? ''}
+      onInput={(v) => setSecrets({ ...secrets, [p]: v })}
+      onRemove={() => clearSecret(p, key)}
+      busy={act.busy}
+    />
+  );
 
   return (
     <form class="page settings" onSubmit={save}>
@@ -160,46 +149,17 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
           Password sign-in needs a verified e-mail <span class="muted">(sign-up mails a verification link and signs nobody in)</span>
         </label>
       </section>
-      {PROVIDERS.map((spec) => {
-        const body = (
-          <>
-            <p class="muted small">
-              Register this callback URL with {spec.label}: <code class="break">{callback(spec.id)}</code>
-              {spec.note && ` ${spec.note}`}
-            </p>
-            {spec.fields.map(([k, label, placeholder]) => (
-              <label key={k}>
-                {label}
-                <input
-                  name={inputName(spec.id, k)}
-                  value={values[spec.id][k]}
-                  placeholder={placeholder}
-                  onInput={(e) => setValues({ ...values, [spec.id]: { ...values[spec.id], [k]: e.currentTarget.value } })}
-                  autoComplete="off"
-                />
-              </label>
-            ))}
-            {secretField(spec.id, secretSet(s, spec), spec.secret)}
-          </>
-        );
-        // Google and GitHub as they always were; the others folded until configured (a page of eight open cards is long).
-        if (spec.always)
-          return (
-            <section class="card" key={spec.id}>
-              <h2>{spec.label} sign-in</h2>
-              {body}
-            </section>
-          );
-        const configured = Boolean(s.oauth[spec.id]?.clientId);
-        return (
-          <details class="card provider" key={spec.id} open={configured}>
-            <summary>
-              <h2>{spec.label} sign-in</h2> {configured ? <span class="badge succeeded">configured</span> : <span class="badge">not configured</span>}
-            </summary>
-            {body}
-          </details>
-        );
-      })}
+      {PROVIDERS.map((spec) => (
+        <ProviderCard
+          key={spec.id}
+          spec={spec}
+          callback={callback(spec.id)}
+          configured={Boolean(s.oauth[spec.id]?.clientId)}
+          values={values[spec.id]}
+          onInput={(k, v) => setValues({ ...values, [spec.id]: { ...values[spec.id], [k]: v } })}
+          secret={secretField(spec.id, secretSet(s, spec), spec.secret)}
+        />
+      ))}
       <section class="card">
         <h2>{oidc.name.trim() || 'OpenID Connect'} sign-in</h2>
         <p class="muted small">
