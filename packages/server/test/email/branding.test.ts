@@ -1,5 +1,8 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { forEachStore } from '../helpers/stores.ts';
 import { errorCode, useServer, type TestDatabase } from '../helpers/server.ts';
 import { apiClient } from '../helpers/api.ts';
@@ -125,8 +128,8 @@ forEachStore('e-mail: per-database SMTP server, sender and templates', (kind) =>
 
   test('svc email set|get: flags and a file, merged; the next mail uses them; "" removes the SMTP URL', async () => {
     const db = await t.server.createDatabase('CLI App');
-    const file = `${process.env.TMPDIR ?? '/tmp'}/svc-email-${db.databaseId}.json`;
-    const { writeFileSync, rmSync } = await import('node:fs');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-email-'));
+    const file = join(dir, 'email.json');
     writeFileSync(file, JSON.stringify({ templates: { magicLink: { subject: 'CLI {APP_NAME}' } } }));
     const set = await runSvc(t.server.db.url, [
       'email',
@@ -140,7 +143,7 @@ forEachStore('e-mail: per-database SMTP server, sender and templates', (kind) =>
       '--file',
       file,
     ]);
-    rmSync(file);
+    rmSync(dir, { recursive: true, force: true });
     assert.equal(set.code, 0, set.stderr);
     assert.match(set.stdout, /Stored the e-mail settings/);
     const got = await runSvc(t.server.db.url, ['--json', 'email', 'get', '--database', db.databaseId]);
