@@ -177,7 +177,8 @@ export class AuthService {
   }
 
   /**
-   * The address that starts an OAuth sign-in with `'google'`, `'github'` or `'oidc'` (the
+   * The address that starts an OAuth sign-in with `'google'`, `'github'`, `'apple'`,
+   * `'microsoft'`, `'discord'`, `'gitlab'`, `'facebook'`, `'x'` (docs/oauth.md) or `'oidc'` (the
    * database's OpenID Connect provider, `settings.oauth.oidc`): navigate the browser there. It
    * carries the PUBLIC key in its query (the server refuses a secret key there), so build the
    * client with a public key.

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 /** Debian's Chromium, installed by .ci/run (`apt-get install chromium`). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -70,4 +70,23 @@ export function screenshots(page: Page) {
       taken.push(file);
     },
   };
+}
+
+/**
+ * The JSON editor (CodeMirror) labelled `name` inside `scope`: its text (the lines it shows: the
+ * small documents of the tests are shown whole) and typing a new one.
+ */
+export function jsonEditor(scope: Page | Locator, name: string | RegExp) {
+  const box = scope.getByRole('textbox', { name });
+  // CodeMirror draws only the lines near the window: bring the editor's end into view (its text
+  // is at most a few dozen lines here, all drawn then), and read two frames later, once drawn.
+  const text = () =>
+    box.evaluate(
+      (el) =>
+        new Promise<string>((resolve) => {
+          el.scrollIntoView({ block: 'end' });
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve((el as HTMLElement).innerText)));
+        }),
+    );
+  return { box, text, fill: (t: string) => box.fill(t), waitFor: () => box.waitFor() };
 }

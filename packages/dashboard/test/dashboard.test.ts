@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startProcess, type ServerProcess } from '../../server/test/helpers/process.ts';
 import { request } from '../../server/test/helpers/server.ts';
 import { startSmtpSink, type SmtpSink } from '../../server/test/helpers/smtp-sink.ts';
-import { chromiumAvailable, launch, screenshots, watch } from './browser.ts';
+import { chromiumAvailable, jsonEditor, launch, screenshots, watch } from './browser.ts';
 
 // One scripted walk through every page against a real server process (fresh SQLite), in order:
 // each test continues where the previous one left the browser.
@@ -273,8 +273,8 @@ test('documents: collections with counts, paged sortable table, filter, JSON edi
   const top = page.locator('table.docs tbody tr').first();
   const id = await top.locator('td').first().innerText();
   await top.getByRole('button', { name: /^Open/ }).click();
-  const editor = dialog().locator('textarea');
-  const original = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
+  const editor = jsonEditor(dialog(), /^Fields/);
+  const original = JSON.parse(await editor.text()) as Record<string, unknown>;
   await editor.fill('{"title": "broken",');
   await dialog()
     .getByText(/Not valid JSON/)
@@ -287,6 +287,7 @@ test('documents: collections with counts, paged sortable table, filter, JSON edi
   await dialog().getByText('Valid JSON object').waitFor();
   await dialog().getByRole('button', { name: 'Format' }).click();
   await dialog().getByRole('button', { name: 'Save changes' }).click();
+  await page.locator('dialog[open]').waitFor({ state: 'detached' });
   await page.getByText('Edited in the dashboard').waitFor();
   const saved = (await request(server, 'GET', `/posts/docs/${id}`, { key: secretKey })).json as Record<string, unknown>;
   assert.equal(saved.title, 'Edited in the dashboard');
@@ -294,7 +295,7 @@ test('documents: collections with counts, paged sortable table, filter, JSON edi
   assert.ok(!('status' in saved), 'a field removed in the editor is removed');
 
   await button('Insert document').click();
-  await dialog().locator('textarea').fill('{"id": "hello-world", "title": "Inserted", "score": 100}');
+  await jsonEditor(dialog(), /^Fields/).fill('{"id": "hello-world", "title": "Inserted", "score": 100}');
   await dialog().getByRole('button', { name: 'Insert' }).click();
   await page.getByRole('link', { name: /posts\s*26/ }).waitFor();
   await page.getByRole('button', { name: 'Delete hello-world' }).click();
@@ -306,9 +307,9 @@ test('documents: collections with counts, paged sortable table, filter, JSON edi
 test('rules: the default shown, JSON and server errors beside the editor, a summary in words, saved rules come back', { skip: !run }, async () => {
   await page.getByRole('link', { name: 'Rules', exact: true }).click();
   await page.getByRole('heading', { name: 'Access rules' }).waitFor();
-  const editor = page.getByLabel('Rules (JSON)');
+  const editor = jsonEditor(page, 'Rules (JSON)');
   await editor.waitFor();
-  assert.deepEqual(JSON.parse(await editor.inputValue()), { '*': { read: true } }, 'no rules set: the default');
+  assert.deepEqual(JSON.parse(await editor.text()), { '*': { read: true } }, 'no rules set: the default');
   const summary = page.getByTestId('rules-summary');
   await page.getByLabel('Collection').selectOption('posts');
   await summary.getByText('Read: anyone with the public key').waitFor();
@@ -340,7 +341,7 @@ test('rules: the default shown, JSON and server errors beside the editor, a summ
   assert.equal(await page.getByRole('list', { name: 'Problems the server found' }).count(), 0, 'the problems are gone once saved');
   await page.reload();
   await editor.waitFor();
-  assert.deepEqual(JSON.parse(await editor.inputValue()), rules, 'the saved rules come back after a reload');
+  assert.deepEqual(JSON.parse(await editor.text()), rules, 'the saved rules come back after a reload');
   await page.getByLabel('Collection').selectOption('posts');
   assert.deepEqual(
     (await summary.innerText())
@@ -391,8 +392,8 @@ test('users: list, search by e-mail prefix, view, sign out everywhere, app metad
   assert.equal(me.status, 401);
 
   // appMetadata: a JSON editor that refuses what is not an object, saved through PATCH /auth/users/:id.
-  const metadata = page.getByLabel(/App metadata/);
-  assert.deepEqual(JSON.parse(await metadata.inputValue()), {});
+  const metadata = jsonEditor(page, /App metadata/);
+  assert.deepEqual(JSON.parse(await metadata.text()), {});
   await metadata.fill('["editor"]');
   await page.getByText('App metadata must be a JSON object').waitFor();
   await metadata.fill('{ "role": "editor", "team": "north" }');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startProcess, type ServerProcess } from '../../server/test/helpers/process.ts';
 import { request } from '../../server/test/helpers/server.ts';
-import { chromiumAvailable, launch, watch } from './browser.ts';
+import { chromiumAvailable, jsonEditor, launch, watch } from './browser.ts';
 
 // The documents page's search box, column picker and URL state (sort, filter, search, columns, page by
 // cursor or offset), in headless Chromium against a real server process on a fresh SQLite file.
@@ -171,7 +171,7 @@ test('columns: only the picked ones are shown and fetched; Open still edits the 
   const first = page.locator('table.docs tbody tr').first();
   const id = (await first.locator('td').first().innerText()).trim();
   await first.getByRole('button', { name: /^Open/ }).click();
-  const doc = JSON.parse(await page.locator('dialog[open] textarea').inputValue()) as Record<string, unknown>;
+  const doc = JSON.parse(await jsonEditor(page.locator('dialog[open]'), /^Fields/).text()) as Record<string, unknown>;
   assert.equal(doc.body, POSTS.find((p) => p.id === id)?.body, 'the editor has the fields the table does not show');
   await page.locator('dialog[open]').getByRole('button', { name: 'Cancel' }).click();
 

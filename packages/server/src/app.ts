@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import { OPENAPI_TAGS } from './docs/branding.ts';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Store } from './store/store.ts';
@@ -100,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       servers: [{ url: config.publicUrl }],
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
       security: [{ apiKey: [] }],
+      // The reference's sections in this order: the data routes an app calls first, the operator's last.
+      tags: OPENAPI_TAGS,
     },
   });
 

@@ -59,6 +59,23 @@ export interface OAuthEndpoints {
   githubAuthorizeUrl: string;
   githubTokenUrl: string;
   githubApiUrl: string;
+  /** docs/oauth.md: Apple, Microsoft (`{tenant}` is replaced by the database's tenant), Discord, GitLab, Facebook and X. */
+  appleAuthorizeUrl: string;
+  appleTokenUrl: string;
+  microsoftAuthorizeUrl: string;
+  microsoftTokenUrl: string;
+  discordAuthorizeUrl: string;
+  discordTokenUrl: string;
+  discordUserUrl: string;
+  gitlabAuthorizeUrl: string;
+  gitlabTokenUrl: string;
+  gitlabUserinfoUrl: string;
+  facebookAuthorizeUrl: string;
+  facebookTokenUrl: string;
+  facebookUserUrl: string;
+  xAuthorizeUrl: string;
+  xTokenUrl: string;
+  xUserUrl: string;
 }
 
 /** API.md §8: defaults, each configurable through the environment. */
@@ -161,6 +178,22 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
       githubAuthorizeUrl: env.OAUTH_GITHUB_AUTHORIZE_URL || 'https://github.com/login/oauth/authorize',
       githubTokenUrl: env.OAUTH_GITHUB_TOKEN_URL || 'https://github.com/login/oauth/access_token',
       githubApiUrl: (env.OAUTH_GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+      appleAuthorizeUrl: env.OAUTH_APPLE_AUTHORIZE_URL || 'https://appleid.apple.com/auth/authorize',
+      appleTokenUrl: env.OAUTH_APPLE_TOKEN_URL || 'https://appleid.apple.com/auth/token',
+      microsoftAuthorizeUrl: env.OAUTH_MICROSOFT_AUTHORIZE_URL || 'https://login.microsoftonline.com/{tenant}/oauth2/v2.0/authorize',
+      microsoftTokenUrl: env.OAUTH_MICROSOFT_TOKEN_URL || 'https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token',
+      discordAuthorizeUrl: env.OAUTH_DISCORD_AUTHORIZE_URL || 'https://discord.com/oauth2/authorize',
+      discordTokenUrl: env.OAUTH_DISCORD_TOKEN_URL || 'https://discord.com/api/oauth2/token',
+      discordUserUrl: env.OAUTH_DISCORD_USER_URL || 'https://discord.com/api/users/@me',
+      gitlabAuthorizeUrl: env.OAUTH_GITLAB_AUTHORIZE_URL || 'https://gitlab.com/oauth/authorize',
+      gitlabTokenUrl: env.OAUTH_GITLAB_TOKEN_URL || 'https://gitlab.com/oauth/token',
+      gitlabUserinfoUrl: env.OAUTH_GITLAB_USERINFO_URL || 'https://gitlab.com/oauth/userinfo',
+      facebookAuthorizeUrl: env.OAUTH_FACEBOOK_AUTHORIZE_URL || 'https://www.facebook.com/v19.0/dialog/oauth',
+      facebookTokenUrl: env.OAUTH_FACEBOOK_TOKEN_URL || 'https://graph.facebook.com/v19.0/oauth/access_token',
+      facebookUserUrl: env.OAUTH_FACEBOOK_USER_URL || 'https://graph.facebook.com/v19.0/me',
+      xAuthorizeUrl: env.OAUTH_X_AUTHORIZE_URL || 'https://x.com/i/oauth2/authorize',
+      xTokenUrl: env.OAUTH_X_TOKEN_URL || 'https://api.x.com/2/oauth2/token',
+      xUserUrl: env.OAUTH_X_USER_URL || 'https://api.x.com/2/users/me',
     }),
     logLevel: env.LOG_LEVEL || 'info',
     // LOG_FORMAT=json|pretty; by default pretty only when a person is watching the terminal.

@@ -875,8 +875,50 @@ export interface paths {
                                         /** @description true: sign-up mails a verification link and starts no session; unverified password sign-in → 403 */
                                         requireEmailVerification: boolean;
                                     };
+                                    email?: {
+                                        /** @description {APP_NAME} in templates; default: the database name */
+                                        appName?: string;
+                                        from?: string;
+                                        /** @description Whether the database sends through its own SMTP server (the URL itself is write-only) */
+                                        smtpUrlSet: boolean;
+                                        templates?: {
+                                            magicLink?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                            resetPassword?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                            verifyEmail?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                        };
+                                    };
                                     oauth: {
+                                        apple?: {
+                                            clientId: string | null;
+                                            keyId: string | null;
+                                            privateKeySet: boolean;
+                                            teamId: string | null;
+                                        };
+                                        discord?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
+                                        facebook?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
                                         github?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
+                                        gitlab?: {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
@@ -884,11 +926,21 @@ export interface paths {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
+                                        microsoft?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                            /** @description null: common (any Microsoft account) */
+                                            tenant: string | null;
+                                        };
                                         oidc?: {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                             issuer: string | null;
                                             name: string | null;
+                                        };
+                                        x?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
                                         };
                                     };
                                     redirectUrls: string[];
@@ -1016,8 +1068,50 @@ export interface paths {
                                         /** @description true: sign-up mails a verification link and starts no session; unverified password sign-in → 403 */
                                         requireEmailVerification: boolean;
                                     };
+                                    email?: {
+                                        /** @description {APP_NAME} in templates; default: the database name */
+                                        appName?: string;
+                                        from?: string;
+                                        /** @description Whether the database sends through its own SMTP server (the URL itself is write-only) */
+                                        smtpUrlSet: boolean;
+                                        templates?: {
+                                            magicLink?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                            resetPassword?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                            verifyEmail?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                        };
+                                    };
                                     oauth: {
+                                        apple?: {
+                                            clientId: string | null;
+                                            keyId: string | null;
+                                            privateKeySet: boolean;
+                                            teamId: string | null;
+                                        };
+                                        discord?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
+                                        facebook?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
                                         github?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
+                                        gitlab?: {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
@@ -1025,11 +1119,21 @@ export interface paths {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
+                                        microsoft?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                            /** @description null: common (any Microsoft account) */
+                                            tenant: string | null;
+                                        };
                                         oidc?: {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                             issuer: string | null;
                                             name: string | null;
+                                        };
+                                        x?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
                                         };
                                     };
                                     redirectUrls: string[];
@@ -1181,8 +1285,50 @@ export interface paths {
                                         /** @description true: sign-up mails a verification link and starts no session; unverified password sign-in → 403 */
                                         requireEmailVerification: boolean;
                                     };
+                                    email?: {
+                                        /** @description {APP_NAME} in templates; default: the database name */
+                                        appName?: string;
+                                        from?: string;
+                                        /** @description Whether the database sends through its own SMTP server (the URL itself is write-only) */
+                                        smtpUrlSet: boolean;
+                                        templates?: {
+                                            magicLink?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                            resetPassword?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                            verifyEmail?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                        };
+                                    };
                                     oauth: {
+                                        apple?: {
+                                            clientId: string | null;
+                                            keyId: string | null;
+                                            privateKeySet: boolean;
+                                            teamId: string | null;
+                                        };
+                                        discord?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
+                                        facebook?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
                                         github?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
+                                        gitlab?: {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
@@ -1190,11 +1336,21 @@ export interface paths {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
+                                        microsoft?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                            /** @description null: common (any Microsoft account) */
+                                            tenant: string | null;
+                                        };
                                         oidc?: {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                             issuer: string | null;
                                             name: string | null;
+                                        };
+                                        x?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
                                         };
                                     };
                                     redirectUrls: string[];
@@ -1402,7 +1558,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
-                        /** @description JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}, oidc: {issuer, clientId, clientSecret, name}}} */
+                        /** @description JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github|discord|gitlab|facebook|x: {clientId, clientSecret}, microsoft: {clientId, clientSecret, tenant}, apple: {clientId, teamId, keyId, privateKey}, oidc: {issuer, clientId, clientSecret, name}}, email: {smtpUrl, from, appName, templates}} */
                         settings?: {
                             [key: string]: unknown;
                         };
@@ -1428,8 +1584,50 @@ export interface paths {
                                         /** @description true: sign-up mails a verification link and starts no session; unverified password sign-in → 403 */
                                         requireEmailVerification: boolean;
                                     };
+                                    email?: {
+                                        /** @description {APP_NAME} in templates; default: the database name */
+                                        appName?: string;
+                                        from?: string;
+                                        /** @description Whether the database sends through its own SMTP server (the URL itself is write-only) */
+                                        smtpUrlSet: boolean;
+                                        templates?: {
+                                            magicLink?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                            resetPassword?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                            verifyEmail?: {
+                                                html?: string;
+                                                subject?: string;
+                                                text?: string;
+                                            };
+                                        };
+                                    };
                                     oauth: {
+                                        apple?: {
+                                            clientId: string | null;
+                                            keyId: string | null;
+                                            privateKeySet: boolean;
+                                            teamId: string | null;
+                                        };
+                                        discord?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
+                                        facebook?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
                                         github?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                        };
+                                        gitlab?: {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
@@ -1437,11 +1635,21 @@ export interface paths {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                         };
+                                        microsoft?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
+                                            /** @description null: common (any Microsoft account) */
+                                            tenant: string | null;
+                                        };
                                         oidc?: {
                                             clientId: string | null;
                                             clientSecretSet: boolean;
                                             issuer: string | null;
                                             name: string | null;
+                                        };
+                                        x?: {
+                                            clientId: string | null;
+                                            clientSecretSet: boolean;
                                         };
                                     };
                                     redirectUrls: string[];
@@ -3687,7 +3895,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start signing in with Google, GitHub or the OpenID Connect provider (a browser navigation; the public key goes in the query) */
+        /** Start signing in with an OAuth provider (docs/oauth.md) or the OpenID Connect provider (a browser navigation; the public key goes in the query) */
         get: {
             parameters: {
                 query: {
@@ -3698,7 +3906,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    provider: "google" | "github" | "oidc";
+                    provider: "google" | "github" | "apple" | "microsoft" | "discord" | "gitlab" | "facebook" | "x" | "oidc";
                 };
                 cookie?: never;
             };
@@ -3816,7 +4024,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    provider: "google" | "github" | "oidc";
+                    provider: "google" | "github" | "apple" | "microsoft" | "discord" | "gitlab" | "facebook" | "x" | "oidc";
                 };
                 cookie?: never;
             };
@@ -3871,6 +4079,70 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oauth/apple/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apple's form post back: on to the GET callback with the same code and state */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Apple's form post: code, state, error (and, the first time, `user`, which is not kept) */
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        code?: string;
+                        error?: string;
+                        state?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Redirect to the GET callback */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

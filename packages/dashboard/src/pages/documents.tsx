@@ -3,6 +3,7 @@ import { api } from '../api.ts';
 import type { CollectionList, Database, Doc, DocPage, DocQuery } from '../types.ts';
 import { navigate, useSearch } from '../router.ts';
 import { JsonEditor, mergePatchBetween, parseObject, type JsonFields } from '../json-editor.tsx';
+import { DocumentForm } from '../document-form.tsx';
 import { Confirm, Dialog, Empty, ErrorText, Link, Loaded, useAction, useLoad, When } from '../ui.tsx';
 
 const SYSTEM = ['id', 'createdAt', 'updatedAt'];
@@ -262,7 +263,7 @@ function CollectionView({ db, collection, onChanged }: { db: Database; collectio
                   {data.documents.map((d) => (
                     <tr key={d.id}>
                       {columns.map((c) => (
-                        <td key={c} class={c === 'id' ? 'mono' : ''}>
+                        <td key={c} class={c === 'id' ? 'mono' : ''} data-label={c}>
                           {c === 'updatedAt' ? <When at={d.updatedAt} /> : <Cell value={d[c]} />}
                         </td>
                       ))}
@@ -359,6 +360,7 @@ function DocumentDialog({
   const fields = doc ? Object.fromEntries(Object.entries(doc).filter(([k]) => !SYSTEM.includes(k))) : {};
   const [text, setText] = useState(JSON.stringify(fields, null, 2));
   const [target, setTarget] = useState(collection ?? '');
+  const [asForm, setAsForm] = useState(false);
   const act = useAction();
   const parsed = parseObject(text);
   const save = (e: Event) => {
@@ -403,7 +405,27 @@ function DocumentDialog({
             />
           </label>
         )}
-        <JsonEditor label={doc ? 'Fields (removing a field deletes it)' : 'Fields (an "id" of your own is optional)'} value={text} onInput={setText} />
+        <div class="row segmented" role="tablist" aria-label="Edit as">
+          <button type="button" role="tab" class={asForm ? 'small' : 'small primary'} aria-selected={!asForm} onClick={() => setAsForm(false)}>
+            JSON
+          </button>
+          <button
+            type="button"
+            role="tab"
+            class={asForm ? 'small primary' : 'small'}
+            aria-selected={asForm}
+            disabled={!parsed.value}
+            title={parsed.value ? undefined : 'Fix the JSON first'}
+            onClick={() => setAsForm(true)}
+          >
+            Form
+          </button>
+        </div>
+        {asForm && parsed.value ? (
+          <DocumentForm fields={parsed.value} onChange={(f) => setText(JSON.stringify(f, null, 2))} />
+        ) : (
+          <JsonEditor label={doc ? 'Fields (removing a field deletes it)' : 'Fields (an "id" of your own is optional)'} value={text} onInput={setText} />
+        )}
         <ErrorText error={act.error} />
         <div class="actions">
           <button type="button" onClick={onClose}>

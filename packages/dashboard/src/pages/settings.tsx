@@ -1,23 +1,30 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import type { Database, DatabasePatch, DatabaseSettings, Me } from '../types.ts';
+import type { Database, DatabasePatch, Me } from '../types.ts';
 import { ErrorText, useAction, useToast } from '../ui.tsx';
+import { useEmailSection } from './email-settings.tsx';
+import {
+  PROVIDERS,
+  ProviderCard,
+  SecretField,
+  initialValues,
+  inputName,
+  providersPatch,
+  secretSet,
+  type Provider,
+  type SecretKey,
+} from './oauth-providers.tsx';
 
-const PROVIDERS = [
-  ['google', 'Google'],
-  ['github', 'GitHub'],
-] as const satisfies ReadonlyArray<readonly [keyof DatabaseSettings['oauth'], string]>;
-type Provider = (typeof PROVIDERS)[number][0];
-/** Google, GitHub, and the one OpenID Connect provider (`oidc`: issuer, client id and secret, display name). */
+/** The providers of oauth-providers.tsx, and the one OpenID Connect provider (`oidc`: issuer, client id and secret, display name). */
 type AnyProvider = Provider | 'oidc';
 
-/** Redirect URLs, site URL and OAuth clients (Google, GitHub, OpenID Connect); client secrets are write-only. */
+/** Redirect URLs, site URL, OAuth clients (docs/oauth.md) and e-mail (docs/email.md); secrets are write-only. */
 export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => void }) {
   const s = db.settings;
   const [redirectUrls, setRedirectUrls] = useState(s.redirectUrls.join('\n'));
   const [siteUrl, setSiteUrl] = useState(s.siteUrl ?? '');
-  const [ids, setIds] = useState<Record<Provider, string>>({ google: s.oauth.google?.clientId ?? '', github: s.oauth.github?.clientId ?? '' });
-  const [secrets, setSecrets] = useState<Record<AnyProvider, string>>({ google: '', github: '', oidc: '' });
+  const [values, setValues] = useState(() => initialValues(s));
+  const [secrets, setSecrets] = useState<Partial<Record<AnyProvider, string>>>({});
   // Sign-up control and e-mail verification (API.md §2.1); settings stored before they existed read as the defaults.
   const [auth, setAuth] = useState({ allowSignUp: s.auth?.allowSignUp ?? true, requireEmailVerification: s.auth?.requireEmailVerification ?? false });
   const [oidc, setOidc] = useState({ issuer: s.oauth.oidc?.issuer ?? '', clientId: s.oauth.oidc?.clientId ?? '', name: s.oauth.oidc?.name ?? '' });
@@ -26,6 +33,13 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
   const [searchRows, setSearchRows] = useState(Object.entries(savedSearch).map(([collection, fields]) => ({ collection, fields: fields.join(', ') })));
   const act = useAction();
   const toast = useToast();
+  const email = useEmailSection(s, (body) =>
+    act.run(async () => {
+      await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings: { email: body } } as DatabasePatch });
+      toast.toast('SMTP server removed.');
+      onSaved();
+    }),
+  );
   // Providers call back PUBLIC_URL, which behind a proxy may differ from this page's address.
   const [publicUrl, setPublicUrl] = useState(location.origin);
   useEffect(() => {
@@ -39,12 +53,8 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
   const save = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
-      const oauth: Record<string, Record<string, string | null>> = {};
-      for (const [p] of PROVIDERS) {
-        oauth[p] = { clientId: ids[p].trim() || null };
-        // An empty secret field keeps the saved secret: secrets are never sent back to show.
-        if (secrets[p]) oauth[p].clientSecret = secrets[p];
-      }
+      // An empty secret field keeps the saved secret: secrets are never sent back to show.
+      const oauth = providersPatch(s, values, secrets);
       // The OpenID Connect provider only once something of it is filled in (or was saved before).
       if (s.oauth.oidc || secrets.oidc || Object.values(oidc).some((v) => v.trim())) {
         oauth.oidc = { issuer: oidc.issuer.trim() || null, clientId: oidc.clientId.trim() || null, name: oidc.name.trim() || null };
@@ -63,48 +73,38 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
               .filter(Boolean),
           ]),
       );
+      const emailPatch = email.patch();
+      if (emailPatch) settings.email = emailPatch;
       if (JSON.stringify(wanted) !== JSON.stringify(savedSearch)) {
         settings.search = { ...Object.fromEntries(Object.keys(savedSearch).map((c) => [c, null])), ...wanted };
       }
       await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings } satisfies DatabasePatch });
-      setSecrets({ google: '', github: '', oidc: '' });
+      setSecrets({});
+      email.saved();
       toast.toast('Settings saved.');
       onSaved();
     });
   };
-  const clearSecret = (p: AnyProvider) =>
+  const clearSecret = (p: AnyProvider, key: SecretKey = 'clientSecret') =>
     act.run(async () => {
       await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, {
-        body: { settings: { oauth: { [p]: { clientSecret: null } } } } satisfies DatabasePatch,
+        body: { settings: { oauth: { [p]: { [key]: null } } } } as DatabasePatch,
       });
-      toast.toast('Client secret removed.');
+      toast.toast(key === 'privateKey' ? 'Private key removed.' : 'Client secret removed.');
       onSaved();
     });
 
-  /** A write-only client secret: a badge says whether one is saved; an empty field keeps it. */
-  const secretField = (p: AnyProvider) => {
-    const set = s.oauth[p]?.clientSecretSet ?? false;
-    return (
-      <>
-        <label>
-          Client secret {set ? <span class="badge succeeded">set</span> : <span class="badge">not set</span>}
-          <input
-            type="password"
-            name={`${p}ClientSecret`}
-            value={secrets[p]}
-            autoComplete="new-password"
-            placeholder={set ? 'Saved: leave empty to keep it, type to replace it' : 'Paste the client secret'}
-            onInput={(e) => setSecrets({ ...secrets, [p]: e.currentTarget.value })}
-          />
-        </label>
-        {set && (
-          <button type="button" class="small" onClick={() => clearSecret(p)} disabled={act.busy}>
-            Remove the saved secret
-          </button>
-        )}
-      </>
-    );
-  };
+  const secretField = (p: AnyProvider, set: boolean, key: SecretKey = 'clientSecret') => (
+    <SecretField
+      name={inputName(p, key)}
+      secretKey={key}
+      set={set}
+      value={secrets[p] ?? ''}
+      onInput={(v) => setSecrets({ ...secrets, [p]: v })}
+      onRemove={() => clearSecret(p, key)}
+      busy={act.busy}
+    />
+  );
 
   return (
     <form class="page settings" onSubmit={save}>
@@ -149,21 +149,17 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
           Password sign-in needs a verified e-mail <span class="muted">(sign-up mails a verification link and signs nobody in)</span>
         </label>
       </section>
-      {PROVIDERS.map(([p, label]) => {
-        return (
-          <section class="card" key={p}>
-            <h2>{label} sign-in</h2>
-            <p class="muted small">
-              Register this callback URL with {label}: <code class="break">{callback(p)}</code>
-            </p>
-            <label>
-              Client id
-              <input name={`${p}ClientId`} value={ids[p]} onInput={(e) => setIds({ ...ids, [p]: e.currentTarget.value })} autoComplete="off" />
-            </label>
-            {secretField(p)}
-          </section>
-        );
-      })}
+      {PROVIDERS.map((spec) => (
+        <ProviderCard
+          key={spec.id}
+          spec={spec}
+          callback={callback(spec.id)}
+          configured={Boolean(s.oauth[spec.id]?.clientId)}
+          values={values[spec.id]}
+          onInput={(k, v) => setValues({ ...values, [spec.id]: { ...values[spec.id], [k]: v } })}
+          secret={secretField(spec.id, secretSet(s, spec), spec.secret)}
+        />
+      ))}
       <section class="card">
         <h2>{oidc.name.trim() || 'OpenID Connect'} sign-in</h2>
         <p class="muted small">
@@ -185,7 +181,7 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
           Client id
           <input name="oidcClientId" value={oidc.clientId} onInput={(e) => setOidc({ ...oidc, clientId: e.currentTarget.value })} autoComplete="off" />
         </label>
-        {secretField('oidc')}
+        {secretField('oidc', s.oauth.oidc?.clientSecretSet ?? false)}
         <label>
           Name <span class="muted">(what your sign-in button calls it)</span>
           <input
@@ -197,6 +193,7 @@ export function SettingsPage({ db, onSaved }: { db: Database; onSaved: () => voi
           />
         </label>
       </section>
+      {email.view}
       <section class="card search-settings">
         <h2>Full-text search</h2>
         <p class="muted small">

@@ -12,10 +12,42 @@ const OidcClient = Type.Object({
   clientSecretSet: Type.Boolean(),
   name: Type.Union([Type.String(), Type.Null()]),
 });
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+/** Apple signs a client secret per sign-in with this key (docs/oauth.md); reads show only whether it is set. */
+const AppleClient = Type.Object({ clientId: NullableString, teamId: NullableString, keyId: NullableString, privateKeySet: Type.Boolean() });
+const MicrosoftClient = Type.Object({
+  clientId: NullableString,
+  clientSecretSet: Type.Boolean(),
+  tenant: Type.Union([Type.String(), Type.Null()], { description: 'null: common (any Microsoft account)' }),
+});
+const MailTemplateSchema = Type.Object({ subject: Type.Optional(Type.String()), text: Type.Optional(Type.String()), html: Type.Optional(Type.String()) });
+/** docs/email.md: a database's own SMTP server (write-only), sender, application name and templates. */
+const EmailSettingsSchema = Type.Object({
+  smtpUrlSet: Type.Boolean({ description: 'Whether the database sends through its own SMTP server (the URL itself is write-only)' }),
+  from: Type.Optional(Type.String()),
+  appName: Type.Optional(Type.String({ description: '{APP_NAME} in templates; default: the database name' })),
+  templates: Type.Optional(
+    Type.Object({
+      verifyEmail: Type.Optional(MailTemplateSchema),
+      resetPassword: Type.Optional(MailTemplateSchema),
+      magicLink: Type.Optional(MailTemplateSchema),
+    }),
+  ),
+});
 export const SettingsSchema = Type.Object({
   redirectUrls: Type.Array(Type.String()),
   siteUrl: Type.Union([Type.String(), Type.Null()]),
-  oauth: Type.Object({ google: Type.Optional(OAuthClient), github: Type.Optional(OAuthClient), oidc: Type.Optional(OidcClient) }),
+  oauth: Type.Object({
+    google: Type.Optional(OAuthClient),
+    github: Type.Optional(OAuthClient),
+    apple: Type.Optional(AppleClient),
+    microsoft: Type.Optional(MicrosoftClient),
+    discord: Type.Optional(OAuthClient),
+    gitlab: Type.Optional(OAuthClient),
+    facebook: Type.Optional(OAuthClient),
+    x: Type.Optional(OAuthClient),
+    oidc: Type.Optional(OidcClient),
+  }),
   auth: Type.Object({
     allowSignUp: Type.Boolean({ description: 'false: no path (sign-up, magic link, OAuth) creates an account' }),
     requireEmailVerification: Type.Boolean({ description: 'true: sign-up mails a verification link and starts no session; unverified password sign-in → 403' }),
@@ -23,6 +55,7 @@ export const SettingsSchema = Type.Object({
   search: Type.Optional(
     Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Full-text search: collection → the field paths search= looks in' }),
   ),
+  email: Type.Optional(EmailSettingsSchema),
 });
 export const DatabaseSchema = Type.Object({
   id: Type.String(),
@@ -63,7 +96,7 @@ export const PatchDatabaseBody = Type.Object(
         {
           additionalProperties: true,
           description:
-            'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github: {clientId, clientSecret}, oidc: {issuer, clientId, clientSecret, name}}}',
+            'JSON Merge Patch of {redirectUrls, siteUrl, oauth: {google|github|discord|gitlab|facebook|x: {clientId, clientSecret}, microsoft: {clientId, clientSecret, tenant}, apple: {clientId, teamId, keyId, privateKey}, oidc: {issuer, clientId, clientSecret, name}}, email: {smtpUrl, from, appName, templates}}',
         },
       ),
     ),

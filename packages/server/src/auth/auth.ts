@@ -5,6 +5,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Jobs } from '../infra/jobs.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import { createMailer } from '../infra/mailer/mailer.ts';
+import { DatabaseMailers } from '../email/mailers.ts';
 import type { Store } from '../store/store.ts';
 import { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import type { Invalidation } from '../infra/invalidation/invalidation.ts';
@@ -40,7 +41,7 @@ export function createAuth(deps: AuthDeps): Feature & { sessions: Sessions } {
   const { store, config, limiter, clock, jobs, log } = deps;
   const cache = deps.invalidation && new InvalidatedCache<SessionEntry>(deps.invalidation, { max: config.credentialCacheSize });
   const sessions = new Sessions(store, clock, config.sessionTtlDays * DAY, cache);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, log });
+  const mailer = new DatabaseMailers(createMailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, log }), config.emailFrom);
   const background = new Background(log);
   const links = new EmailLinks({ store, clock, mailer, sessions, background });
   const auth = new AuthService({ store, clock, sessions, links });

@@ -2,22 +2,23 @@ import { ApiError } from '../errors.ts';
 import { getDatabase, getSettings } from '../databases/databases.ts';
 import { authSettings } from '../databases/settings.ts';
 import type { Clock } from '../infra/clock.ts';
-import type { Mailer } from '../infra/mailer/mailer.ts';
+import type { DatabaseMailers } from '../email/mailers.ts';
+import type { EmailSettings } from '../email/settings.ts';
 import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
 import type { Store } from '../store/store.ts';
 import type { Background } from './background.ts';
 import { proveEmail } from './email-proof.ts';
 import { consumeLinkToken, issueLinkToken, linkTokenIsLive } from './links.ts';
-import { magicLinkMail, resetPasswordMail, verifyEmailMail } from './mail-templates.ts';
 import { checkRedirectUrl, withQuery } from './redirects.ts';
 import type { Session, Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
 import { checkPassword, findOrCreateUser, isDisabled, toUser, userByEmail, type User } from './users.ts';
 
-/** Where the links of one request point, and the application name the mail shows. */
+/** Where the links of one request point, the database's name, and its e-mail settings (docs/email.md). */
 export interface LinkTarget {
   url: URL;
   app: string;
+  email?: EmailSettings;
 }
 
 const badToken = () => new ApiError('invalid_token', 'The link is wrong, used or expired; ask for a new one');
@@ -35,13 +36,15 @@ export const signUpAllowed = async (store: Store, databaseId: string): Promise<b
  * server fails nothing but the log.
  */
 export class EmailLinks {
-  constructor(private readonly d: { store: Store; clock: Clock; mailer: Mailer; sessions: Sessions; background: Background }) {}
+  constructor(private readonly d: { store: Store; clock: Clock; mailer: DatabaseMailers; sessions: Sessions; background: Background }) {}
 
   /** The allowed `redirectUrl`, or the database's `siteUrl` when none is given; else 400. */
   async target(databaseId: string, redirectUrl: string | undefined): Promise<LinkTarget> {
     const db = await getDatabase(this.d.store, databaseId);
-    if (redirectUrl !== undefined) return { url: checkRedirectUrl(redirectUrl, db.settings.redirectUrls), app: db.name };
-    if (db.settings.siteUrl) return { url: new URL(db.settings.siteUrl), app: db.name };
+    // The stored settings: the SMTP URL is write-only, so the database's public view has none.
+    const { email } = await getSettings(this.d.store, databaseId);
+    if (redirectUrl !== undefined) return { url: checkRedirectUrl(redirectUrl, db.settings.redirectUrls), app: db.name, email };
+    if (db.settings.siteUrl) return { url: new URL(db.settings.siteUrl), app: db.name, email };
     throw new ApiError('redirect_url_not_allowed', 'Give a redirectUrl: the database has no siteUrl to build the link from');
   }
 
@@ -51,7 +54,7 @@ export class EmailLinks {
     this.d.background.run('the password-reset e-mail', async () => {
       if (!(await userByEmail(store, databaseId, email))) return;
       const token = await issueLinkToken(store, clock, databaseId, 'reset', email);
-      await mailer.send(resetPasswordMail({ to: email, app: target.app, link: withQuery(target.url, { token, email }) }));
+      await mailer.send({ kind: 'resetPassword', to: email, databaseName: target.app, email: target.email, link: withQuery(target.url, { token, email }) });
     });
   }
 
@@ -64,7 +67,7 @@ export class EmailLinks {
     this.d.background.run('the magic-link e-mail', async () => {
       if (!(await signUpAllowed(store, databaseId)) && !(await userByEmail(store, databaseId, email))) return;
       const token = await issueLinkToken(store, clock, databaseId, 'magic', email);
-      await mailer.send(magicLinkMail({ to: email, app: target.app, link: withQuery(target.url, { token, email }) }));
+      await mailer.send({ kind: 'magicLink', to: email, databaseName: target.app, email: target.email, link: withQuery(target.url, { token, email }) });
     });
   }
 
@@ -117,7 +120,7 @@ export class EmailLinks {
       const user = await userByEmail(store, databaseId, email);
       if (!user || Number(user.email_verified)) return;
       const token = await issueLinkToken(store, clock, databaseId, 'verify', email);
-      await mailer.send(verifyEmailMail({ to: email, app: target.app, link: withQuery(target.url, { token, email }) }));
+      await mailer.send({ kind: 'verifyEmail', to: email, databaseName: target.app, email: target.email, link: withQuery(target.url, { token, email }) });
     });
   }
 

@@ -7,6 +7,7 @@ import type { Limiter } from '../infra/limiter/limiter.ts';
 import type { EmailLinks, LinkTarget } from './email-links.ts';
 import { limitFailedAttempts, userAccount, withinMailLimit, type MailLimited } from './limits.ts';
 import type { BrowserStep, OAuthFlow } from './oauth/flow.ts';
+import { appleFormPost } from './oauth/apple-form-post.ts';
 import {
   AcceptedResponse,
   ChangePasswordBody,
@@ -335,7 +336,8 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       config: { access: 'open' },
       schema: {
         tags,
-        summary: 'Start signing in with Google, GitHub or the OpenID Connect provider (a browser navigation; the public key goes in the query)',
+        summary:
+          'Start signing in with an OAuth provider (docs/oauth.md) or the OpenID Connect provider (a browser navigation; the public key goes in the query)',
         security: [],
         params: ProviderParams,
         querystring: OAuthStartQuery,
@@ -363,4 +365,5 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       return redirect(reply, await oauth.callback(request.params.provider, request.query, request.headers.cookie));
     },
   );
+  app.register(appleFormPost);
 }

@@ -83,7 +83,8 @@ export const DeleteMeBody = Type.Object({
 
 export const SessionHeaders = Type.Object({ 'x-session-token': Type.Optional(Type.String({ description: 'The session token of the signed-in user' })) });
 
-export const ProviderParams = Type.Object({ provider: Type.Union([Type.Literal('google'), Type.Literal('github'), Type.Literal('oidc')]) });
+const PROVIDER_NAMES = ['google', 'github', 'apple', 'microsoft', 'discord', 'gitlab', 'facebook', 'x', 'oidc'] as const;
+export const ProviderParams = Type.Object({ provider: Type.Union(PROVIDER_NAMES.map((p) => Type.Literal(p))) });
 export const OAuthStartQuery = Type.Object({
   key: Type.Optional(Type.String({ description: 'A public key (svc_pk_…); a secret key here is refused' })),
   redirectUrl: Type.String({ maxLength: 2048, description: 'An allowed redirect URL: where the user comes back with ?token= or ?error=' }),

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerTransferCommands } from '../transfer/cli.ts';
+import { registerEmailCommands } from '../email/cli.ts';
 import { registerDatabaseCommands } from './databases.ts';
 import { registerKeyCommands } from './keys.ts';
 import { registerOperatorCommands } from './operators.ts';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerDatabaseCommands(program);
   registerKeyCommands(program);
   registerUserCommands(program);
+  registerEmailCommands(program);
   registerSettingsCommands(program);
   registerTransferCommands(program, print);
   const named = (name: string) => program.commands.find((c) => c.name() === name);

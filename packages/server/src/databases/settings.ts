@@ -1,14 +1,16 @@
+import { createPrivateKey } from 'node:crypto';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import { isHttpUrl } from '../http/urls.ts';
 import { validateRules } from '../rules/validate.ts';
 import { checkSearchSettings, type SearchSettings } from '../documents/search.ts';
+import { checkEmailSettings, publicEmailSettings, type EmailSettings } from '../email/settings.ts';
 
 /** A database's settings as stored (API.md §6). */
 export interface Settings {
   redirectUrls: string[];
   siteUrl: string | null;
-  oauth: Partial<Record<Exclude<OAuthProvider, 'oidc'>, { clientId: string | null; clientSecret: string | null }>> & { oidc?: OidcSettings };
+  oauth: Partial<Record<Exclude<OAuthProvider, 'oidc'>, ProviderSettings>> & { oidc?: OidcSettings };
   /**
    * The §10 access rules as last written, kept as JSON text: PostgreSQL's jsonb would reorder
    * their keys, and GET /rules answers them exactly as written. Absent: never set (rules/).
@@ -18,6 +20,8 @@ export interface Settings {
   auth?: Partial<AuthSettings>;
   /** API.md §1.1 full-text search: collection → the field paths `search=` looks in (documents/search.ts); absent: none. */
   search?: SearchSettings;
+  /** docs/email.md: the SMTP server, sender, application name and templates of auth e-mails; absent: the server's. */
+  email?: EmailSettings;
 }
 
 /** API.md §2.1: who may create an account, and whether a password account must verify its e-mail first. */
@@ -31,8 +35,20 @@ const DEFAULT_AUTH: AuthSettings = { allowSignUp: true, requireEmailVerification
 /** A database's auth settings, defaults filled in. */
 export const authSettings = (s: Settings): AuthSettings => ({ ...DEFAULT_AUTH, ...s.auth });
 
-export type OAuthProvider = 'google' | 'github' | 'oidc';
-const PROVIDERS: OAuthProvider[] = ['google', 'github', 'oidc'];
+export type OAuthProvider = 'google' | 'github' | 'apple' | 'microsoft' | 'discord' | 'gitlab' | 'facebook' | 'x' | 'oidc';
+
+/**
+ * The settings of one OAuth provider (docs/oauth.md): `clientId` and `clientSecret`, except Apple
+ * (`teamId`, `keyId` and `privateKey` sign a client secret per request) and Microsoft (`tenant`).
+ */
+export interface ProviderSettings {
+  clientId: string | null;
+  clientSecret?: string | null;
+  teamId?: string | null;
+  keyId?: string | null;
+  privateKey?: string | null;
+  tenant?: string | null;
+}
 
 /** The one generic OpenID Connect provider of a database (API.md §2.1): `name` is its label for people. */
 export interface OidcSettings {
@@ -45,15 +61,24 @@ export interface OidcSettings {
 const PROVIDER_KEYS: Record<OAuthProvider, string[]> = {
   google: ['clientId', 'clientSecret'],
   github: ['clientId', 'clientSecret'],
+  apple: ['clientId', 'teamId', 'keyId', 'privateKey'],
+  microsoft: ['clientId', 'clientSecret', 'tenant'],
+  discord: ['clientId', 'clientSecret'],
+  gitlab: ['clientId', 'clientSecret'],
+  facebook: ['clientId', 'clientSecret'],
+  x: ['clientId', 'clientSecret'],
   oidc: ['issuer', 'clientId', 'clientSecret', 'name'],
 };
+const PROVIDERS = Object.keys(PROVIDER_KEYS) as OAuthProvider[];
+/** Write-only: reads show `<key>Set: true|false` instead. */
+const SECRET_KEYS = new Set(['clientSecret', 'privateKey']);
 
 export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth: {}, auth: DEFAULT_AUTH };
 
 /** Validates a merged settings object; throws 400 `validation_failed` with every problem. */
 function validate(v: JsonObject): Settings {
   const details: ErrorDetail[] = [];
-  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth', 'search']);
+  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth', 'search', 'email']);
   for (const k of Object.keys(v)) if (!allowed.has(k)) details.push({ path: `/settings/${k}`, message: 'is not a setting' });
   const redirectUrls = v.redirectUrls ?? [];
   if (!Array.isArray(redirectUrls) || !redirectUrls.every(isHttpUrl))
@@ -65,18 +90,23 @@ function validate(v: JsonObject): Settings {
   else {
     for (const [provider, conf] of Object.entries(oauth)) {
       const base = `/settings/oauth/${provider}`;
-      if (!PROVIDERS.includes(provider as OAuthProvider)) details.push({ path: base, message: 'must be google, github or oidc' });
+      if (!PROVIDERS.includes(provider as OAuthProvider)) details.push({ path: base, message: `must be one of ${PROVIDERS.join(', ')}` });
       else if (!isObject(conf)) details.push({ path: base, message: `must be {${PROVIDER_KEYS[provider as OAuthProvider].join(', ')}}` });
       else {
         for (const [k, val] of Object.entries(conf)) {
           if (!PROVIDER_KEYS[provider as OAuthProvider].includes(k)) details.push({ path: `${base}/${k}`, message: 'is not a setting' });
-          else if (val !== null && (typeof val !== 'string' || val.length > 512)) details.push({ path: `${base}/${k}`, message: 'must be a string' });
-          else if (k === 'issuer' && val !== null && !isHttpUrl(val)) details.push({ path: `${base}/${k}`, message: 'must be an http(s) URL' });
+          else if (val !== null && (typeof val !== 'string' || val.length > (k === 'privateKey' ? 4096 : 512)))
+            details.push({ path: `${base}/${k}`, message: 'must be a string' });
+          else if (val !== null) {
+            const problem = providerValueProblem(k, val);
+            if (problem) details.push({ path: `${base}/${k}`, message: problem });
+          }
         }
       }
     }
   }
   const search = checkSearchSettings(v.search, details);
+  const email = checkEmailSettings(v.email, details);
   const auth = v.auth ?? {};
   if (!isObject(auth)) details.push({ path: '/settings/auth', message: 'must be {allowSignUp, requireEmailVerification}' });
   else {
@@ -92,6 +122,7 @@ function validate(v: JsonObject): Settings {
     oauth: oauth as Settings['oauth'],
     auth: { ...DEFAULT_AUTH, ...(auth as Partial<AuthSettings>) },
     ...(search ? { search } : {}),
+    ...(email ? { email } : {}),
   };
 }
 
@@ -108,19 +139,40 @@ export function patchSettings(current: Settings, patch: unknown): Settings {
   return rules === undefined ? merged : { ...merged, rules };
 }
 
-/** Settings as reads show them: client secrets replaced by `clientSecretSet`. */
-export function publicSettings(s: Settings) {
-  const oauth: Record<string, { clientId: string | null; clientSecretSet: boolean; issuer?: string | null; name?: string | null }> = {};
-  for (const [provider, conf] of Object.entries(s.oauth)) {
-    oauth[provider] = { clientId: conf?.clientId ?? null, clientSecretSet: Boolean(conf?.clientSecret) };
+/** What is wrong with one value of a provider's settings, if anything (the type is checked before). */
+function providerValueProblem(key: string, val: string): string | undefined {
+  if (key === 'issuer' && !isHttpUrl(val)) return 'must be an http(s) URL';
+  // Both go into the endpoint's path (microsoft) or a JWT header and claim (apple).
+  if ((key === 'tenant' || key === 'teamId' || key === 'keyId') && !/^[A-Za-z0-9._-]{1,100}$/.test(val)) return 'must be letters, digits, dots or dashes';
+  if (key === 'privateKey') {
+    try {
+      const k = createPrivateKey(val);
+      if (k.asymmetricKeyType !== 'ec' || k.asymmetricKeyDetails?.namedCurve !== 'prime256v1') return 'must be the P-256 key Apple gives (.p8)';
+    } catch {
+      return 'must be the PEM text of the .p8 key file Apple gives (-----BEGIN PRIVATE KEY-----…)';
+    }
   }
-  if (s.oauth.oidc) oauth.oidc = { issuer: s.oauth.oidc.issuer ?? null, ...oauth.oidc, name: s.oauth.oidc.name ?? null };
+  return undefined;
+}
+
+/** Settings as reads show them: client secrets and keys replaced by `clientSecretSet` / `privateKeySet`. */
+export function publicSettings(s: Settings) {
+  const oauth: Record<string, Record<string, string | boolean | null>> = {};
+  for (const [provider, conf] of Object.entries(s.oauth) as unknown as [OAuthProvider, Record<string, string | null | undefined>][]) {
+    const shown: Record<string, string | boolean | null> = {};
+    for (const k of PROVIDER_KEYS[provider] ?? []) {
+      if (SECRET_KEYS.has(k)) shown[`${k}Set`] = Boolean(conf?.[k]);
+      else shown[k] = conf?.[k] ?? null;
+    }
+    oauth[provider] = shown;
+  }
   return {
     redirectUrls: s.redirectUrls,
     siteUrl: s.siteUrl,
     oauth,
     auth: authSettings(s),
     ...(s.search ? { search: s.search } : {}),
+    ...(s.email ? { email: publicEmailSettings(s.email) } : {}),
     ...(s.rules === undefined ? {} : { rules: JSON.parse(s.rules) as unknown }),
   };
 }

@@ -1,5 +1,6 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { Feature } from '../feature.ts';
+import { docsFavicon, docsLogo } from './branding.ts';
 
 /**
  * The policy of the API reference page. Swagger UI's files come from this server (the package
@@ -35,7 +36,8 @@ export function createDocs(deps: { publicUrl: string }): Feature {
         routePrefix: '/docs',
         // The page loads the document the API serves (the same app.swagger() as /docs/json).
         uiConfig: { urls: [{ url: '/v1/openapi.json', name: 'svc API' }], deepLinking: true, tryItOutEnabled: false, displayRequestDuration: true },
-        theme: { title: 'svc API reference' },
+        theme: { title: 'svc API reference', favicon: docsFavicon },
+        logo: docsLogo,
         staticCSP: docsPolicy(deps.publicUrl),
         uiHooks: {
           onRequest: (_request, reply, done) => {

@@ -59,4 +59,28 @@ forEachStore('API reference page', (kind) => {
     assert.deepEqual(w.errors, [], 'no console errors (a CSP violation would be one)');
     await page.close();
   });
+
+  test("the page says svc, not Fastify or Swagger, and lists the data routes first, the operator's last", { skip: !run }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const w = watch(page);
+    await page.goto(`${t.server.url}/docs`);
+    await page.locator('.opblock-tag-section').first().waitFor();
+    assert.equal(await page.title(), 'svc API reference');
+    const sections = await page.locator('.opblock-tag-section h3').evaluateAll((hs) => hs.map((h) => h.getAttribute('data-tag')));
+    assert.deepEqual(sections, ['documents', 'rules', 'realtime', 'auth', 'webhooks', 'admin', 'operations']);
+    // The top bar's logo is svc's: an SVG naming it, where @fastify/swagger-ui puts Fastify's.
+    const logo = page.locator('#swagger-ui .topbar a.link img');
+    await logo.waitFor();
+    const svg = Buffer.from((await logo.getAttribute('src'))!.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString();
+    assert.match(svg, />svc</);
+    assert.doesNotMatch(svg.toLowerCase(), /fastify/);
+    const icon = await page.locator('link[rel=icon]').first().getAttribute('href');
+    assert.match(icon ?? '', /favicon\.svg$/);
+    const served = await fetch(new URL(icon!, `${t.server.url}/docs/`));
+    assert.equal(served.headers.get('content-type'), 'image/svg+xml');
+    assert.doesNotMatch((await page.content()).toLowerCase(), /fastify/);
+    if (kind === 'sqlite') await page.screenshot({ path: new URL('../../../../docs/images/api-reference.png', import.meta.url).pathname });
+    assert.deepEqual(w.errors, []);
+    await page.close();
+  });
 });

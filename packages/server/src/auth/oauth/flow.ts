@@ -2,7 +2,7 @@ import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier } from 'arctic'
 import type { FastifyBaseLogger } from 'fastify';
 import type { OAuthEndpoints } from '../../config.ts';
 import { getDatabase, getSettings } from '../../databases/databases.ts';
-import type { OAuthProvider } from '../../databases/settings.ts';
+import type { OAuthProvider, ProviderSettings } from '../../databases/settings.ts';
 import { ApiError } from '../../errors.ts';
 import type { Clock } from '../../infra/clock.ts';
 import { resolveKey } from '../../keys/keys.ts';
@@ -11,12 +11,26 @@ import type { Store } from '../../store/store.ts';
 import { checkRedirectUrl, withQuery } from '../redirects.ts';
 import type { Sessions } from '../sessions.ts';
 import { OAuthRefusal, accountForIdentity, type OAuthErrorCode } from './identities.ts';
-import type { OAuthProfile, ProviderSpec } from './provider.ts';
+import { endpoint, tokenRequestWithBodyCredentials, type ClientCredentials, type OAuthProfile, type ProviderSpec } from './provider.ts';
+import { apple } from './apple.ts';
+import { discord } from './discord.ts';
+import { facebook } from './facebook.ts';
 import { github } from './github.ts';
+import { gitlab } from './gitlab.ts';
 import { google } from './google.ts';
+import { microsoft } from './microsoft.ts';
+import { x } from './x.ts';
 import { bindingCookie, clearedBindingCookie, isBound } from './browser-binding.ts';
 import { OidcClients, oidcSettings } from './oidc.ts';
 import { createState, findState, useUpState, type OAuthState } from './state.ts';
+
+type PlainProvider = Exclude<OAuthProvider, 'oidc'>;
+
+/** A provider configured for a database: its settings and the credentials they give. */
+interface Configured {
+  conf: ProviderSettings;
+  credentials: ClientCredentials;
+}
 
 /**
  * The state of a callback is unknown, used or expired: there is no trusted address to send the
@@ -50,20 +64,37 @@ export interface BrowserStep {
  * claims of a validated ID token instead.
  */
 export class OAuthFlow {
-  private readonly specs: Record<Exclude<OAuthProvider, 'oidc'>, ProviderSpec>;
+  private readonly specs: Record<PlainProvider, ProviderSpec>;
   private readonly oidc = new OidcClients();
   constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions; endpoints: OAuthEndpoints; publicUrl: string; log: FastifyBaseLogger }) {
-    this.specs = { google: google(d.endpoints), github: github(d.endpoints) };
+    const e = d.endpoints;
+    this.specs = {
+      google: google(e),
+      github: github(e),
+      apple: apple(e),
+      microsoft: microsoft(e),
+      discord: discord(e),
+      gitlab: gitlab(e),
+      facebook: facebook(e),
+      x: x(e),
+    };
   }
 
   private callbackUrl(provider: OAuthProvider): string {
     return `${this.d.publicUrl}/v1/auth/oauth/${provider}/callback`;
   }
 
-  private async client(databaseId: string, provider: Exclude<OAuthProvider, 'oidc'>): Promise<OAuth2Client | undefined> {
+  /** The provider's settings and client credentials for the database, or undefined while any is missing. */
+  private async configured(databaseId: string, provider: PlainProvider): Promise<Configured | undefined> {
     const conf = (await getSettings(this.d.store, databaseId)).oauth[provider];
-    if (!conf?.clientId || !conf.clientSecret) return undefined;
-    return new OAuth2Client(conf.clientId, conf.clientSecret, this.callbackUrl(provider));
+    if (!conf) return undefined;
+    const spec = this.specs[provider];
+    const credentials = spec.credentials
+      ? await spec.credentials(conf)
+      : conf.clientId && conf.clientSecret
+        ? { clientId: conf.clientId, clientSecret: conf.clientSecret }
+        : undefined;
+    return credentials && { conf, credentials };
   }
 
   /** Secure cookies when users reach the service over https. */
@@ -85,13 +116,22 @@ export class OAuthFlow {
     const db = await getDatabase(this.d.store, databaseId);
     const target = checkRedirectUrl(redirectUrl, db.settings.redirectUrls).toString();
     if (provider === 'oidc') return this.startOidc(databaseId, target);
-    const client = await this.client(databaseId, provider);
-    if (!client) throw new ApiError('validation_failed', `Sign-in with ${provider} is not configured for this database (settings.oauth.${provider})`);
+    const spec = this.specs[provider];
+    const found = await this.configured(databaseId, provider);
+    if (!found) {
+      const keys = (spec.requiredSettings ?? ['clientId', 'clientSecret']).join(', ');
+      throw new ApiError('validation_failed', `Sign-in with ${provider} is not configured for this database (settings.oauth.${provider}: ${keys})`);
+    }
     const codeVerifier = generateCodeVerifier();
     const state = await createState(this.d.store, this.d.clock, { databaseId, provider, redirectUrl: target, codeVerifier });
-    const spec = this.specs[provider];
-    const location = client.createAuthorizationURLWithPKCE(spec.authorizeUrl, state, CodeChallengeMethod.S256, codeVerifier, spec.scopes).toString();
-    return { location, cookie: bindingCookie(state, this.secureCookies) };
+    const client = new OAuth2Client(found.credentials.clientId, null, this.callbackUrl(provider));
+    const authorizeUrl = endpoint(spec.authorizeUrl, found.conf);
+    const url =
+      spec.pkce === false
+        ? client.createAuthorizationURL(authorizeUrl, state, spec.scopes)
+        : client.createAuthorizationURLWithPKCE(authorizeUrl, state, CodeChallengeMethod.S256, codeVerifier, spec.scopes);
+    for (const [k, v] of Object.entries(spec.authorizeParams ?? {})) url.searchParams.set(k, v);
+    return { location: url.toString(), cookie: bindingCookie(state, this.secureCookies) };
   }
 
   /**
@@ -130,13 +170,19 @@ export class OAuthFlow {
     }
   }
 
-  /** Google and GitHub: trade the code at the configured token URL, read the profile with the access token. */
-  private async oauth2Profile(provider: Exclude<OAuthProvider, 'oidc'>, s: OAuthState, code: string): Promise<OAuthProfile> {
-    const client = await this.client(s.databaseId, provider);
-    if (!client) throw new OAuthRefusal('provider_not_configured', `sign-in with ${provider} is no longer configured`);
+  /** The OAuth 2 providers: trade the code at the configured token URL, read the profile from the tokens. */
+  private async oauth2Profile(provider: PlainProvider, s: OAuthState, code: string): Promise<OAuthProfile> {
+    const found = await this.configured(s.databaseId, provider);
+    if (!found) throw new OAuthRefusal('provider_not_configured', `sign-in with ${provider} is no longer configured`);
     const spec = this.specs[provider];
-    const tokens = await client.validateAuthorizationCode(spec.tokenUrl, code, s.codeVerifier);
-    return spec.profile(tokens.accessToken());
+    const { clientId, clientSecret } = found.credentials;
+    const tokenUrl = endpoint(spec.tokenUrl, found.conf);
+    const codeVerifier = spec.pkce === false ? null : s.codeVerifier;
+    const tokens =
+      spec.clientAuth === 'body'
+        ? await tokenRequestWithBodyCredentials(tokenUrl, found.credentials, { code, redirectUri: this.callbackUrl(provider), codeVerifier })
+        : await new OAuth2Client(clientId, clientSecret, this.callbackUrl(provider)).validateAuthorizationCode(tokenUrl, code, codeVerifier);
+    return spec.profile(tokens, clientId);
   }
 
   /** The database's OpenID Connect provider (oidc.ts), when issuer, client id and secret are set. */

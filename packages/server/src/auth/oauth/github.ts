@@ -19,7 +19,8 @@ export function github(e: OAuthEndpoints): ProviderSpec {
     authorizeUrl: e.githubAuthorizeUrl,
     tokenUrl: e.githubTokenUrl,
     scopes: ['read:user', 'user:email'],
-    async profile(accessToken: string): Promise<OAuthProfile> {
+    async profile(tokens): Promise<OAuthProfile> {
+      const accessToken = tokens.accessToken();
       const [user, emails] = await Promise.all([
         getJson(`${e.githubApiUrl}/user`, accessToken, API_HEADERS) as Promise<Record<string, unknown>>,
         getJson(`${e.githubApiUrl}/user/emails`, accessToken, API_HEADERS) as Promise<unknown>,

@@ -7,7 +7,8 @@ export function google(e: OAuthEndpoints): ProviderSpec {
     authorizeUrl: e.googleAuthorizeUrl,
     tokenUrl: e.googleTokenUrl,
     scopes: ['openid', 'email', 'profile'],
-    async profile(accessToken: string): Promise<OAuthProfile> {
+    async profile(tokens): Promise<OAuthProfile> {
+      const accessToken = tokens.accessToken();
       const info = (await getJson(e.googleUserinfoUrl, accessToken)) as Record<string, unknown>;
       const id = str(info.sub);
       if (!id) throw new Error('the userinfo answer has no sub');

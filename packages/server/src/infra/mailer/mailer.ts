@@ -8,6 +8,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** The sender, when not the mailer's own (a database's settings.email.from). */
+  from?: string;
 }
 
 /**

@@ -20,7 +20,7 @@ export function smtpMailer(url: string, from: string): Mailer {
   });
   return {
     async send(mail: Mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await transport.sendMail({ from: mail.from ?? from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
     },
     async close() {
       transport.close();
