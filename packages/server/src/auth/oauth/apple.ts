@@ -50,6 +50,7 @@ export function apple(e: OAuthEndpoints): ProviderSpec {
       const id = str(claims.sub);
       if (!id) throw new Error('the ID token has no sub');
       return {
+        issuer: '',
         id,
         email: str(claims.email),
         emailVerified: claims.email_verified === true || claims.email_verified === 'true',

@@ -16,6 +16,7 @@ export function discord(e: OAuthEndpoints): ProviderSpec {
       if (!id) throw new Error('the /users/@me answer has no id');
       const avatar = str(user.avatar);
       return {
+        issuer: '',
         id,
         email: str(user.email),
         emailVerified: user.verified === true,

@@ -22,6 +22,7 @@ export function facebook(e: OAuthEndpoints): ProviderSpec {
       if (!id) throw new Error('the /me answer has no id');
       const picture = me.picture as { data?: { url?: unknown; is_silhouette?: unknown } } | undefined;
       return {
+        issuer: '',
         id,
         email: str(me.email),
         emailVerified: false,

@@ -16,6 +16,7 @@ export function gitlab(e: OAuthEndpoints): ProviderSpec {
       const id = str(info.sub);
       if (!id) throw new Error('the userinfo answer has no sub');
       return {
+        issuer: '',
         id,
         email: str(info.email),
         emailVerified: info.email_verified === true,

@@ -22,6 +22,7 @@ export function microsoft(e: OAuthEndpoints): ProviderSpec {
       const id = str(claims.sub);
       if (!id) throw new Error('the ID token has no sub');
       return {
+        issuer: '',
         id,
         email: str(claims.email),
         emailVerified: claims.xms_edov === true || claims.xms_edov === 'true' || claims.xms_edov === 1,

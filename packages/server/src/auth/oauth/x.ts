@@ -19,7 +19,7 @@ export function x(e: OAuthEndpoints): ProviderSpec {
       const id = str(user.id);
       if (!id) throw new Error('the /2/users/me answer has no data.id');
       const email = str(user.confirmed_email);
-      return { id, email, emailVerified: email !== null, name: str(user.name) ?? str(user.username), avatar: httpUrl(user.profile_image_url) };
+      return { issuer: '', id, email, emailVerified: email !== null, name: str(user.name) ?? str(user.username), avatar: httpUrl(user.profile_image_url) };
     },
   };
 }
