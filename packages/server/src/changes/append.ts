@@ -68,7 +68,7 @@ export function deferDocuments(
   tx: Pick<Transaction, 'group' | 'onRollback'>,
   databaseId: string,
   collection: string,
-  docs: Array<{ id: string; text: string }>,
+  docs: Array<{ id: string; text: string; version: string }>,
   at: string,
 ): boolean {
   if (tx.group?.key !== groupKey(databaseId) || !tx.onRollback) return false;
@@ -79,8 +79,23 @@ export function deferDocuments(
   });
   // d.text is the document's JSON already: spliced in, not parsed and serialised again.
   for (const d of docs)
-    pending.documents.push(`{"collection":${JSON.stringify(collection)},"id":${JSON.stringify(d.id)},"data":${d.text},"at":${JSON.stringify(at)}}`);
+    pending.documents.push(
+      `{"collection":${JSON.stringify(collection)},"id":${JSON.stringify(d.id)},"data":${d.text},"at":${JSON.stringify(at)},"version":${d.version}}`,
+    );
   return true;
+}
+
+/**
+ * The id the next event appended in this transaction will get: a write stamps it on its documents
+ * as their version (API.md §1.2) before it appends, so the version is written with the row, in the
+ * same statement, at no extra round trip. In the database's commit group the counter is locked
+ * since `begin` and numbered in memory: no statement. Elsewhere the counter's row is read (and
+ * locked where writers are concurrent, so nobody numbers between this read and the append).
+ */
+export async function nextEventId(tx: Queryable & Pick<Transaction, 'group'>, dialect: Dialect, databaseId: string): Promise<bigint> {
+  if (tx.group?.key === groupKey(databaseId)) return (tx.group.state as Pending).next;
+  const row = await tx.get<{ last: string }>(`SELECT CAST(last_event_id AS TEXT) AS last FROM databases WHERE id = ?${dialect.lockRows}`, [databaseId]);
+  return BigInt(row?.last ?? '0') + 1n;
 }
 
 /**
@@ -183,8 +198,8 @@ const buildWritePendingSql = (records: NonNullable<Dialect['jsonRecords']>) =>
              'previous jsonb',
              'created_at text',
            ])} RETURNING 1),
-   docs AS (INSERT INTO documents (database_id, collection, id, data, created_at, updated_at)
-            SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at FROM ${records('d', ['collection text', 'id text', 'data jsonb', 'at text'])} RETURNING 1)
+   docs AS (INSERT INTO documents (database_id, collection, id, data, created_at, updated_at, version)
+            SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at, d.version FROM ${records('d', ['collection text', 'id text', 'data jsonb', 'at text', 'version bigint'])} RETURNING 1)
    SELECT 1`;
 
 /** An event as a row of `writePending`'s events (its JSON columns as JSON values, not text). */

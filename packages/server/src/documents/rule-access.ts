@@ -45,6 +45,10 @@ export interface Scopes {
   operation: Scope;
   /** Update and delete: what the read rule lets the caller see (a document it hides is 404). */
   read?: Scope;
+  /** Update under a `{ "when", "fields" }` rule (§10, third version): the only top-level fields it may change. */
+  fields?: string[];
+  /** The request's signed-in user, if its session is live (looked up on demand: an Idempotency-Key's caller, §1.2). */
+  user(): Promise<RuleUser | undefined>;
 }
 
 const EVERY: Scope = { matches: () => true, namesId: false };
@@ -185,7 +189,13 @@ export class DocumentRules {
     return {
       operation: scopeFor(rule, user),
       read: readRule === undefined ? undefined : scopeFor(readRule, user),
+      user: user ? async () => user : read.user,
     };
+  }
+
+  /** The signed-in user of a public-key request's session, if live (an Idempotency-Key's caller, §1.2). */
+  async sessionUser(databaseId: string, sessionToken: string): Promise<RuleUser | undefined> {
+    return (await this.reads(databaseId, sessionToken))?.user();
   }
 
   /** `GET /collections` with a public key: the collections whose read rule is `true` (§10). */

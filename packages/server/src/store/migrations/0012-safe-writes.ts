@@ -1,0 +1,37 @@
+import type { Dialect } from '../store.ts';
+import type { Migration } from './migration.ts';
+
+/**
+ * Migration 12, safe writes (API.md §1.2).
+ *
+ * `documents.version`: the id of the event that last created or updated the document, written in
+ * the same transaction as the document (documents/service.ts). Rows written before it get the id
+ * of their last create or update event still in the log; a row whose events were pruned gets its
+ * database's counter as it is now: a value no earlier write of it can have had, and below every
+ * write to come, so `If-Match` with an older tag never matches and versions still only grow.
+ *
+ * `idempotency_keys`: one row per claimed `Idempotency-Key` of a caller (`scope`: the database,
+ * a user, a public key or an operator, documents/idempotency/), written before the write as a
+ * claim and completed with the answer inside the write's own transaction (idempotency/store.ts).
+ */
+const statements = (d: Dialect): string[] => [
+  `ALTER TABLE documents ADD COLUMN version ${d.bigintType} NOT NULL DEFAULT 0`,
+  `UPDATE documents SET version = COALESCE(
+     (SELECT max(e.id) FROM events e WHERE e.database_id = documents.database_id AND e.collection = documents.collection
+        AND e.document_id = documents.id AND e.type <> 'document.deleted'),
+     (SELECT last_event_id FROM databases WHERE databases.id = documents.database_id))`,
+  `CREATE TABLE idempotency_keys (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    database_id TEXT NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+    fingerprint TEXT NOT NULL,
+    claimed_at TEXT NOT NULL,
+    status INTEGER,
+    etag TEXT,
+    body TEXT,
+    PRIMARY KEY (scope, key)
+  )`,
+  `CREATE INDEX idempotency_keys_by_claimed ON idempotency_keys (claimed_at)`,
+];
+
+export const migration: Migration = { version: 12, name: 'safe writes', statements };
