@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../http/auth.ts';
-import { errorResponses } from '../http/error-schema.ts';
 import { answerIdempotently, type Caller } from '../idempotency/http.ts';
 import type { IdempotencyKeys } from '../idempotency/keys.ts';
 import type { Operation } from '../rules/rules.ts';
@@ -25,6 +24,16 @@ const BatchOperation = Type.Union([
 export const BatchBody = Type.Object({ operations: Type.Array(BatchOperation, { minItems: 1 }) });
 const BatchResult = Type.Object({ status: Type.Integer(), document: Type.Optional(Type.Object({}, { additionalProperties: true })), version: Type.Optional(Type.String()) });
 export const BatchResponse = Type.Object({ results: Type.Array(BatchResult) });
+/** A failed batch: the §0 error, its one detail naming the operation (a 412's with the committed `version`). */
+const BatchError = Type.Object({
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String(), version: Type.Optional(Type.String()) }))),
+  }),
+  retryAfter: Type.Optional(Type.Integer()),
+});
+const batchErrors = Object.fromEntries([400, 401, 403, 404, 409, 412, 413, 422].map((s) => [s, BatchError]));
 
 type Op = Static<typeof BatchOperation>;
 /** The §10 operation each batch operation is judged as. */
@@ -78,7 +87,7 @@ export function batchRoute(app: FastifyInstance, deps: BatchRouteDeps): void {
         tags: ['documents'],
         summary: 'Several writes and checks, all or nothing',
         body: BatchBody,
-        response: { 200: BatchResponse, ...errorResponses(400, 401, 403, 404, 409, 412, 413, 422) },
+        response: { 200: BatchResponse, ...batchErrors },
       },
     },
     async (request, reply) => {
