@@ -19,6 +19,7 @@ import {
 } from '../rules/rules.ts';
 import type { Store } from '../store/store.ts';
 import { settingsAndSessionUser } from './rule-user.ts';
+import { splitUpdateRule } from '../rules/fields-rule.ts';
 import { ruleUserOf } from '../rules/user-row.ts';
 import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
@@ -177,7 +178,7 @@ export class DocumentRules {
     const read = await this.reads(databaseId, sessionToken);
     if (!read) throw notFound(`Database '${databaseId}' not found`);
     const rules = rulesOfSettings(read.settings);
-    const rule = ruleFor(rules, collection, operation);
+    const { rule, fields } = splitUpdateRule(ruleFor(rules, collection, operation));
     const readRule = operation === 'update' || operation === 'delete' ? ruleFor(rules, collection, 'read') : undefined;
     const anonymous = resolveRule(rule, undefined);
     if (anonymous.kind === 'none') throw refused(collection, operation);
@@ -189,6 +190,7 @@ export class DocumentRules {
     return {
       operation: scopeFor(rule, user),
       read: readRule === undefined ? undefined : scopeFor(readRule, user),
+      fields,
       user: user ? async () => user : read.user,
     };
   }

@@ -144,7 +144,9 @@ function userFields(body: JsonObject): JsonObject {
  */
 function checkCreate(scope: Scope, doc: Document, ownId: boolean, collection: string, index?: number): void {
   const which = index === undefined ? 'The document' : `Document ${index} of the bulk`;
-  if (ownId && !scope.namesId) {
+  // Third version: a UUID in canonical lower-case form is allowed whatever the rule says about `id`
+  // (an offline replica makes its own ids, §3.1); it reveals nothing a guess could find.
+  if (ownId && !scope.namesId && !CANONICAL_UUID.test(doc.id)) {
     throw new ApiError(
       'forbidden',
       `${which} carries its own id, which the create rule of collection '${collection}' does not allow: let the service choose it`,
@@ -152,6 +154,9 @@ function checkCreate(scope: Scope, doc: Document, ownId: boolean, collection: st
   }
   if (!scope.matches(doc)) throw new ApiError('forbidden', `${which} is not allowed by the create rule of collection '${collection}'`);
 }
+
+/** A UUID as RFC 9562 writes it, lower-case (API.md §10, third version). */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The stored document is one the operation's rule and the read rule both match (else: 404, as if it did not exist). */
 const visible = (scopes: Scopes, doc: Document) => scopes.operation.matches(doc) && (scopes.read?.matches(doc) ?? true);
