@@ -53,7 +53,13 @@ async function benchStore(store: StoreKind, bare: ServerProcess, rows: Row[], no
     LOAD.warmup = warmup;
     const { n } = await call<{ n: number }>(svc.url, 'GET', `/v1/counters/docs/${hot.id}`, svc.key);
     const lost = inc.requests - n;
-    rows.push({ store: name, what: `\`$inc\` on one document (${HOT_CONNECTIONS} conn.)`, m: inc, perRequest: 1, check: `${num(n)} counted, ${lost === 0 ? '0 lost ✅' : `${lost} lost ❌`}` });
+    rows.push({
+      store: name,
+      what: `\`$inc\` on one document (${HOT_CONNECTIONS} conn.)`,
+      m: inc,
+      perRequest: 1,
+      check: `${num(n)} counted, ${lost === 0 ? '0 lost ✅' : `${lost} lost ❌`}`,
+    });
 
     log(`${name}: batch of ${BATCH_SIZE} creates against a bulk of ${BATCH_SIZE}`);
     const batch = await measure({ ...target, method: 'POST', path: '/v1/batch', body: batchBody });
@@ -70,7 +76,13 @@ async function benchStore(store: StoreKind, bare: ServerProcess, rows: Row[], no
     log(`${name}: insert without and with an Idempotency-Key`);
     const plain = await measure({ ...target, method: 'POST', path: '/v1/plain/docs', body: oneDocBody });
     rows.push({ store: name, what: 'insert', m: plain, perRequest: 1, check: '' });
-    const keyed = await measure({ ...target, method: 'POST', path: '/v1/keyed/docs', body: oneDocBody, next: () => ({ headers: { 'idempotency-key': randomUUID() } }) });
+    const keyed = await measure({
+      ...target,
+      method: 'POST',
+      path: '/v1/keyed/docs',
+      body: oneDocBody,
+      next: () => ({ headers: { 'idempotency-key': randomUUID() } }),
+    });
     const ratio = keyed.rps / plain.rps;
     rows.push({
       store: name,

@@ -55,7 +55,12 @@ export class CollectionService<T extends object = Record<string, unknown>> {
   /** One document and its version (pass the version back as `ifMatch` to update it only if nobody changed it since). */
   async getVersioned(id: string, opts?: CallOptions): Promise<Versioned<T>> {
     let version = '';
-    const document = await this.http.send<Doc<T>>({ method: 'GET', path: this.path(id), signal: opts?.signal, onHeaders: (h) => (version = versionOf(h.get('etag') ?? '')) });
+    const document = await this.http.send<Doc<T>>({
+      method: 'GET',
+      path: this.path(id),
+      signal: opts?.signal,
+      onHeaders: (h) => (version = versionOf(h.get('etag') ?? '')),
+    });
     return { document, version };
   }
 
@@ -79,9 +84,16 @@ export class CollectionService<T extends object = Record<string, unknown>> {
   }
 
   /** `update`, answering the new version too. */
-  async updateVersioned(id: string, patch: MergePatch<T> | UpdateDocument<T>, opts?: ConditionalOptions): Promise<{ document: Doc<T> | undefined; version: string }> {
+  async updateVersioned(
+    id: string,
+    patch: MergePatch<T> | UpdateDocument<T>,
+    opts?: ConditionalOptions,
+  ): Promise<{ document: Doc<T> | undefined; version: string }> {
     let version = '';
-    const document = await this.http.send<Doc<T> | undefined>({ ...this.updateRequest(id, patch, opts), onHeaders: (h) => (version = versionOf(h.get('etag') ?? '')) });
+    const document = await this.http.send<Doc<T> | undefined>({
+      ...this.updateRequest(id, patch, opts),
+      onHeaders: (h) => (version = versionOf(h.get('etag') ?? '')),
+    });
     return { document, version };
   }
 

@@ -296,9 +296,8 @@ type ValueAt<T, P extends string> = IsOpen<T> extends true ? unknown : PathValue
 /** The field paths of T holding a number (what `$inc` takes). */
 type NumberPath<T> = IsOpen<T> extends true ? string : { [P in FieldPath<T>]: NonNullable<PathValue<T, P>> extends number ? P : never }[FieldPath<T>];
 /** The field paths of T holding an array (what `$push`, `$addToSet` and `$pull` take). */
-type ArrayPath<T> = IsOpen<T> extends true
-  ? string
-  : { [P in FieldPath<T>]: NonNullable<PathValue<T, P>> extends readonly unknown[] ? P : never }[FieldPath<T>];
+type ArrayPath<T> =
+  IsOpen<T> extends true ? string : { [P in FieldPath<T>]: NonNullable<PathValue<T, P>> extends readonly unknown[] ? P : never }[FieldPath<T>];
 type ElementAt<T, P extends string> = IsOpen<T> extends true ? unknown : NonNullable<PathValue<T, P>> extends readonly (infer E)[] ? E : never;
 
 /**

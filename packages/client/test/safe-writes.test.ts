@@ -69,10 +69,15 @@ describe('safe writes in the SDK', () => {
       [201, 200],
     );
     assert.equal(results[1].document?.qty, 3);
-    const e = await svc.batch([{ op: 'create', collection: 'orders', document: { id: 'o2' } }, { op: 'delete', collection: 'orders', id: 'nope' }]).then(
-      () => assert.fail('must fail'),
-      (err: unknown) => err,
-    );
+    const e = await svc
+      .batch([
+        { op: 'create', collection: 'orders', document: { id: 'o2' } },
+        { op: 'delete', collection: 'orders', id: 'nope' },
+      ])
+      .then(
+        () => assert.fail('must fail'),
+        (err: unknown) => err,
+      );
     assert.ok(e instanceof SvcError && e.status === 404);
     assert.equal(e.details?.[0].path, 'operations.1');
     await assert.rejects(svc.collection('orders').get('o2'), (x: unknown) => x instanceof SvcError && x.status === 404);

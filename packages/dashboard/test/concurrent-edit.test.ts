@@ -26,7 +26,12 @@ const ifMatches: Array<string | undefined> = [];
 before(async () => {
   if (!run) return;
   dir = mkdtempSync(join(tmpdir(), 'svc-dashboard-edit-'));
-  server = await startProcess({ DATABASE_URL: `sqlite:${join(dir, 'svc.db')}`, SVC_ADMIN_EMAIL: OPERATOR.email, SVC_ADMIN_PASSWORD: OPERATOR.password, RATE_LIMIT_PER_IP: '100000' });
+  server = await startProcess({
+    DATABASE_URL: `sqlite:${join(dir, 'svc.db')}`,
+    SVC_ADMIN_EMAIL: OPERATOR.email,
+    SVC_ADMIN_PASSWORD: OPERATOR.password,
+    RATE_LIMIT_PER_IP: '100000',
+  });
   const signedIn = (await request(server, 'POST', '/admin/sign-in', { body: OPERATOR })).json as { token: string; operator: unknown };
   const created = (await request(server, 'POST', '/admin/databases', { key: signedIn.token, body: { name: 'cards' } })).json as {
     database: { id: string };
@@ -58,7 +63,9 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a save over someone else\'s change is refused with "changed by someone else" and the new version; loading it and saving again works', { skip: !run }, async () => {
+test('a save over someone else\'s change is refused with "changed by someone else" and the new version; loading it and saving again works', {
+  skip: !run,
+}, async () => {
   const dialog = () => page.getByRole('dialog');
   await page.goto(`${server.url}/databases/${dbId}/documents/cards`);
   await page.getByRole('button', { name: /^Open/ }).first().click();
@@ -75,10 +82,14 @@ test('a save over someone else\'s change is refused with "changed by someone els
   await editor.fill(JSON.stringify({ title: 'Edited by Ann', owner: 'ann' }));
   await w.expectHttpErrors(async () => {
     await dialog().getByRole('button', { name: 'Save changes' }).click();
-    await dialog().getByText(/changed by someone else/).waitFor();
+    await dialog()
+      .getByText(/changed by someone else/)
+      .waitFor();
   });
   assert.deepEqual(ifMatches, [opened], 'the save sent If-Match with the version the dialog opened at');
-  const alert = dialog().getByRole('alert').filter({ hasText: /changed by someone else/ });
+  const alert = dialog()
+    .getByRole('alert')
+    .filter({ hasText: /changed by someone else/ });
   assert.match(await alert.innerText(), new RegExp(bobs.replace(/"/g, '')));
   assert.match(await alert.innerText(), /Changed by Bob/);
   const stored = (await request(server, 'GET', '/cards/docs/card-1', { key })).json as { title: string };

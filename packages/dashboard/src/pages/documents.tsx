@@ -435,8 +435,8 @@ function DocumentDialog({
         {conflict && (
           <div role="alert" class="conflict">
             <p>
-              Not saved: this document was changed by someone else since you opened it. It is now at version{' '}
-              <span class="mono">{conflict.version}</span> (updated {conflict.document.updatedAt}):
+              Not saved: this document was changed by someone else since you opened it. It is now at version <span class="mono">{conflict.version}</span>{' '}
+              (updated {conflict.document.updatedAt}):
             </p>
             <pre class="mono">{JSON.stringify(fieldsOf(conflict.document), null, 2)}</pre>
             <button type="button" onClick={loadNewVersion}>

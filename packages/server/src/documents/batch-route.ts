@@ -22,7 +22,11 @@ const BatchOperation = Type.Union([
   Type.Object({ op: Type.Literal('check'), ...Target, ifMatch: IfMatchField }, { additionalProperties: false }),
 ]);
 export const BatchBody = Type.Object({ operations: Type.Array(BatchOperation, { minItems: 1 }) });
-const BatchResult = Type.Object({ status: Type.Integer(), document: Type.Optional(Type.Object({}, { additionalProperties: true })), version: Type.Optional(Type.String()) });
+const BatchResult = Type.Object({
+  status: Type.Integer(),
+  document: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  version: Type.Optional(Type.String()),
+});
 export const BatchResponse = Type.Object({ results: Type.Array(BatchResult) });
 /** A failed batch: the §0 error, its one detail naming the operation (a 412's with the committed `version`). */
 const BatchError = Type.Object({
@@ -122,7 +126,9 @@ export function batchRoute(app: FastifyInstance, deps: BatchRouteDeps): void {
         deps.callerOf(request),
         async (record) => ({
           status: 200,
-          body: body(await deps.documents.writeAll(databaseId, steps, record && ((tx, results) => record(tx, { status: 200, body: body(results), etag: null })))),
+          body: body(
+            await deps.documents.writeAll(databaseId, steps, record && ((tx, results) => record(tx, { status: 200, body: body(results), etag: null }))),
+          ),
           etag: null,
         }),
         deps.crashAfterCommit,

@@ -50,9 +50,7 @@ export function pointReads(store: Store): PointRead {
   const loader = new DataLoader<Key, Found | undefined>(
     async (keys) => {
       if (keys.length === 1) return [await readOne(keys[0].databaseId, keys[0].collection, keys[0].id)];
-      const rows = await store.all<Found & { i: number }>(many, [
-        JSON.stringify(keys.map((k, i) => ({ i, db: k.databaseId, c: k.collection, id: k.id }))),
-      ]);
+      const rows = await store.all<Found & { i: number }>(many, [JSON.stringify(keys.map((k, i) => ({ i, db: k.databaseId, c: k.collection, id: k.id })))]);
       const found = new Array<Found | undefined>(keys.length).fill(undefined);
       for (const row of rows) found[row.i] = row;
       return found;

@@ -32,7 +32,9 @@ function tags(value: string): Array<{ weak: boolean; opaque: string }> | undefin
 }
 
 const malformed = (header: string) =>
-  new ApiError('validation_failed', `${header} must be * or a list of entity tags such as "42"`, [{ path: `/headers/${header.toLowerCase()}`, message: 'is not * or a list of entity tags' }]);
+  new ApiError('validation_failed', `${header} must be * or a list of entity tags such as "42"`, [
+    { path: `/headers/${header.toLowerCase()}`, message: 'is not * or a list of entity tags' },
+  ]);
 
 /** The `If-Match` of a request (several headers joined as one list); undefined when absent. */
 export function parseIfMatch(header: string | string[] | undefined): IfMatch | undefined {

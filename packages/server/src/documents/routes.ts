@@ -73,9 +73,8 @@ const answerOf = (status: number, w: Written) =>
   w.json === undefined ? { status: 204, body: null, etag: null } : { status, body: w.json as string, etag: etagOf(w.version) };
 
 /** The recorder of a route's answer, given the service's result. */
-const recording =
-  <T>(record: Recorder, answer: (result: T) => { status: number; body: string | null; etag: string | null }) =>
-  (record === undefined ? undefined : (tx: Parameters<NonNullable<Recorder>>[0], result: T) => record(tx, answer(result)));
+const recording = <T>(record: Recorder, answer: (result: T) => { status: number; body: string | null; etag: string | null }) =>
+  record === undefined ? undefined : (tx: Parameters<NonNullable<Recorder>>[0], result: T) => record(tx, answer(result));
 
 export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): void {
   // Request types come from the route schemas.
@@ -97,8 +96,11 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
     return user ? { scope: `user:${p.databaseId}:${user.id}`, databaseId: p.databaseId } : { scope: `key:${p.keyId}`, databaseId: p.databaseId };
   };
   /** Runs a write under the request's Idempotency-Key, if any. */
-  const idempotently = (request: FastifyRequest, reply: FastifyReply, run: (record: Recorder) => Promise<{ status: number; body: string | null; etag: string | null }>) =>
-    answerIdempotently(deps.idempotency, request, reply, callerOf(request), run, deps.crashAfterCommit);
+  const idempotently = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    run: (record: Recorder) => Promise<{ status: number; body: string | null; etag: string | null }>,
+  ) => answerIdempotently(deps.idempotency, request, reply, callerOf(request), run, deps.crashAfterCommit);
   // A callback hook: a secret key or an operator (nearly every request) passes with no promise.
   const ruled =
     (operation: Operation): preParsingHookHandler =>
@@ -176,7 +178,13 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
       },
     },
     async (request, reply) => {
-      const found = await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request)?.operation, request.query.fields);
+      const found = await documents.get(
+        principalOf(request).databaseId,
+        request.params.collection,
+        request.params.id,
+        scopes(request)?.operation,
+        request.query.fields,
+      );
       reply.header('etag', etagOf(found.version));
       // After the rules' 404 (§1.2's order): a 304 tells only what the caller may read.
       if (noneMatchHits(request.headers['if-none-match'], found.version)) return reply.code(304).send();

@@ -367,7 +367,13 @@ export class DocumentsService {
       databaseId,
       async (tx, stamp) => {
         // One event per document in input order, consecutive ids: the versions taken in that order.
-        await this.insert(tx, databaseId, collection, items.map((d) => ({ ...d, version: stamp.take() })), now);
+        await this.insert(
+          tx,
+          databaseId,
+          collection,
+          items.map((d) => ({ ...d, version: stamp.take() })),
+          now,
+        );
         return { result, changes: docs.map((document) => ({ collection, type: 'document.created' as const, document, previous: null, timestamp: now })) };
       },
       options.record,
@@ -425,7 +431,14 @@ export class DocumentsService {
       }
       const text = this.serialize(data);
       const version = stamp.take();
-      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ?, version = ? WHERE ${this.oneDocument}`, [text, now, version, databaseId, collection, id]);
+      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ?, version = ? WHERE ${this.oneDocument}`, [
+        text,
+        now,
+        version,
+        databaseId,
+        collection,
+        id,
+      ]);
       const hidden = scopes?.read !== undefined && !scopes.read.matches(doc);
       return {
         result: { json: hidden ? undefined : documentJson(id, text, row.created_at, now), version },

@@ -49,7 +49,8 @@ export function parseUpdate(body: JsonObject): Update | undefined {
     if (!(OPERATORS as readonly string[]).includes(op)) throw invalid(`Unknown update operator '${op.slice(0, 40)}' (${OPERATORS.join(', ')})`, `/${op}`);
     const fields = body[op];
     if (!isObject(fields) || Object.keys(fields).length === 0) throw invalid(`${op} takes a non-empty object of field paths`, `/${op}`);
-    for (const [key, operand] of Object.entries(fields)) steps.push({ op: op as Operator, path: parsePath(key, op), operand: checkOperand(op as Operator, operand, `/${op}/${key}`) });
+    for (const [key, operand] of Object.entries(fields))
+      steps.push({ op: op as Operator, path: parsePath(key, op), operand: checkOperand(op as Operator, operand, `/${op}/${key}`) });
   }
   refuseOverlaps(steps);
   return { steps };
@@ -62,8 +63,12 @@ function parsePath(key: string, op: string): string[] {
   const path = key.split('.');
   for (const segment of path) {
     if (segment === '') throw invalid(`The path '${key.slice(0, 80)}' has an empty segment`, at);
-    if (segment === '__proto__') throw new ApiError('invalid_field_name', `${at}: the field name "__proto__" is not allowed`, [{ path: at, message: 'the field name "__proto__" is not allowed' }]);
-    if (segment.startsWith('$')) throw new ApiError('invalid_field_name', `${at}: a field name may not start with "$"`, [{ path: at, message: 'a field name may not start with "$"' }]);
+    if (segment === '__proto__')
+      throw new ApiError('invalid_field_name', `${at}: the field name "__proto__" is not allowed`, [
+        { path: at, message: 'the field name "__proto__" is not allowed' },
+      ]);
+    if (segment.startsWith('$'))
+      throw new ApiError('invalid_field_name', `${at}: a field name may not start with "$"`, [{ path: at, message: 'a field name may not start with "$"' }]);
   }
   if (SYSTEM.has(path[0])) throw invalid(`'${path[0]}' is a system field: the service sets it`, at);
   return path;
@@ -170,7 +175,11 @@ export function applyUpdate(data: JsonObject, update: Update, now: string): Json
         }
       } else if (isObject(next)) parent = next;
       else if (!creates) parent = undefined;
-      else throw conflict(path, `'${path.slice(0, i + 1).join('.')}' is ${next === null ? 'null' : Array.isArray(next) ? 'an array' : `a ${typeof next}`}, not an object`);
+      else
+        throw conflict(
+          path,
+          `'${path.slice(0, i + 1).join('.')}' is ${next === null ? 'null' : Array.isArray(next) ? 'an array' : `a ${typeof next}`}, not an object`,
+        );
     }
     if (!parent) continue;
     const field = path[path.length - 1];

@@ -105,7 +105,10 @@ export class IdempotencyKeys {
           claimedAt,
         ]);
         // The claim lapsed (the write took over CLAIM_TTL_MS) and another request took the key: writing now could write twice.
-        if (n !== 1) throw new ApiError('conflict', 'The Idempotency-Key claim of this request lapsed before it committed; nothing was written: retry', undefined, { retryAfter: 1 });
+        if (n !== 1)
+          throw new ApiError('conflict', 'The Idempotency-Key claim of this request lapsed before it committed; nothing was written: retry', undefined, {
+            retryAfter: 1,
+          });
       },
       release: async () => {
         await this.store.run(`DELETE FROM idempotency_keys WHERE ${mine}`, [scope, key, claimedAt]);

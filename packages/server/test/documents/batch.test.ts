@@ -76,10 +76,42 @@ forEachStore('batch', (kind) => {
     const tag = (await api.request('GET', '/acc/docs/a')).headers.get('etag')!.replace(/"/g, '');
     const before = t.server.changes.length;
     const cases: Array<[unknown[], number, string, number]> = [
-      [[{ op: 'create', collection: 'acc', document: { id: 'new-1' } }, { op: 'update', collection: 'acc', id: 'missing', patch: { a: 1 } }], 404, 'not_found', 1],
-      [[{ op: 'update', collection: 'acc', id: 'a', patch: { n: 2 } }, { op: 'create', collection: 'acc', document: { id: 'a' } }], 409, 'conflict', 1],
-      [[{ op: 'update', collection: 'acc', id: 'a', patch: { $inc: { n: 1 } } }, { op: 'check', collection: 'acc', id: 'a', ifMatch: tag }], 412, 'precondition_failed', 1],
-      [[{ op: 'create', collection: 'acc', document: {} }, { op: 'update', collection: 'acc', id: 'a', patch: { $inc: { n: 'x' } } }], 400, 'invalid_update', 1],
+      [
+        [
+          { op: 'create', collection: 'acc', document: { id: 'new-1' } },
+          { op: 'update', collection: 'acc', id: 'missing', patch: { a: 1 } },
+        ],
+        404,
+        'not_found',
+        1,
+      ],
+      [
+        [
+          { op: 'update', collection: 'acc', id: 'a', patch: { n: 2 } },
+          { op: 'create', collection: 'acc', document: { id: 'a' } },
+        ],
+        409,
+        'conflict',
+        1,
+      ],
+      [
+        [
+          { op: 'update', collection: 'acc', id: 'a', patch: { $inc: { n: 1 } } },
+          { op: 'check', collection: 'acc', id: 'a', ifMatch: tag },
+        ],
+        412,
+        'precondition_failed',
+        1,
+      ],
+      [
+        [
+          { op: 'create', collection: 'acc', document: {} },
+          { op: 'update', collection: 'acc', id: 'a', patch: { $inc: { n: 'x' } } },
+        ],
+        400,
+        'invalid_update',
+        1,
+      ],
       [[{ op: 'create', collection: 'bad name', document: {} }], 400, 'invalid_collection_name', 0],
       [[{ op: 'update', collection: 'acc', id: 'a', patch: { $push: { n: 1 } } }], 409, 'conflict', 0],
     ];

@@ -141,7 +141,10 @@ forEachStore('idempotency keys', (kind) => {
 
   test('concurrent requests with one key: one writes, the others are 409 or replays', async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => api.request('POST', '/racing/docs', { body: { r: 1 }, ...key('race') })));
-    assert.ok(answers.every((r) => r.status === 201 || r.status === 409), answers.map((r) => r.status).join());
+    assert.ok(
+      answers.every((r) => r.status === 201 || r.status === 409),
+      answers.map((r) => r.status).join(),
+    );
     assert.equal(answers.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null).length, 1);
     assert.equal(await count('racing'), 1);
   });

@@ -87,7 +87,9 @@ describe('update operators on two instances (PostgreSQL)', { skip: await missing
     const { id } = created.json as { id: string };
     const tag = created.headers.get('etag')!;
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => request(i % 2 ? a : b, 'PATCH', `/posts/docs/${id}`, { key, body: { title: `t${i}` }, headers: { 'if-match': tag } })),
+      Array.from({ length: 20 }, (_, i) =>
+        request(i % 2 ? a : b, 'PATCH', `/posts/docs/${id}`, { key, body: { title: `t${i}` }, headers: { 'if-match': tag } }),
+      ),
     );
     assert.equal(answers.filter((r) => r.status === 200).length, 1);
     assert.equal(answers.filter((r) => r.status === 412).length, 19);

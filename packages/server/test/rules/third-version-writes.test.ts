@@ -78,7 +78,8 @@ forEachStore('third-version rules for writes, and CORS', (kind) => {
     });
     assert.equal(pre.status, 204);
     const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/);
-    for (const h of ['authorization', 'content-type', 'x-session-token', 'if-match', 'if-none-match', 'idempotency-key', 'range']) assert.ok(allowed.includes(h), h);
+    for (const h of ['authorization', 'content-type', 'x-session-token', 'if-match', 'if-none-match', 'idempotency-key', 'range'])
+      assert.ok(allowed.includes(h), h);
     const r = await api.request('POST', '/posts/docs', { body: {}, headers: { origin: 'https://app.example' } });
     const exposed = (r.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/,\s*/);
     for (const h of [
