@@ -16,10 +16,13 @@ import type { Migration } from './migration.ts';
  */
 const statements = (d: Dialect): string[] => [
   `ALTER TABLE documents ADD COLUMN version ${d.bigintType} NOT NULL DEFAULT 0`,
-  `UPDATE documents SET version = COALESCE(
-     (SELECT max(e.id) FROM events e WHERE e.database_id = documents.database_id AND e.collection = documents.collection
-        AND e.document_id = documents.id AND e.type <> 'document.deleted'),
-     (SELECT last_event_id FROM databases WHERE databases.id = documents.database_id))`,
+  // One pass over the log, grouped (a correlated subquery per document would scan the events
+  // once per document: the log has no index by document).
+  `UPDATE documents SET version = last.id
+   FROM (SELECT database_id, collection, document_id, max(id) AS id FROM events WHERE type <> 'document.deleted'
+         GROUP BY database_id, collection, document_id) AS last
+   WHERE documents.database_id = last.database_id AND documents.collection = last.collection AND documents.id = last.document_id`,
+  `UPDATE documents SET version = (SELECT last_event_id FROM databases WHERE databases.id = documents.database_id) WHERE version = 0`,
   `CREATE TABLE idempotency_keys (
     scope TEXT NOT NULL,
     key TEXT NOT NULL,
