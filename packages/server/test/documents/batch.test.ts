@@ -5,6 +5,7 @@ import { useServer } from '../helpers/server.ts';
 import { apiClient, assertError, assertStatus } from '../helpers/api.ts';
 import { newUser } from '../helpers/auth-client.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { openWs } from '../helpers/ws.ts';
 
 type Doc = { id: string; [k: string]: unknown };
 type Results = { results: Array<{ status: number; document?: Doc; version?: string }> };
@@ -141,6 +142,38 @@ forEachStore('batch', (kind) => {
     for (let i = 1; i < versions.length; i++) assert.equal(versions[i], versions[i - 1] + 1n);
     const ids = t.server.changes.filter((e) => e.collection === 'mixed' && (e.document as { batch?: boolean }).batch).map((e) => BigInt(e.id));
     assert.deepEqual(ids, versions);
+  });
+
+  test('realtime: a socket receives each written document of a batch as an event, in operation order, as for single writes', async () => {
+    const rt = await api.post<{ url: string }>('/realtime/token', { collections: ['rt-a', 'rt-b'] }, 201);
+    const socket = await openWs(rt.url);
+    try {
+      await socket.waitFor((m) => m.type === 'ready');
+      const r = await batch([
+        { op: 'create', collection: 'rt-a', document: { id: 'x', n: 1 } },
+        { op: 'create', collection: 'rt-b', document: { id: 'y' } },
+        { op: 'update', collection: 'rt-a', id: 'x', patch: { $inc: { n: 1 } } },
+        { op: 'delete', collection: 'rt-b', id: 'y' },
+      ]);
+      assertStatus(r, 200, 'batch');
+      const events = await socket.waitFor((m) => m.type === 'event', 4);
+      assert.deepEqual(
+        events.map((e) => [e.event, e.collection, e.document.id]),
+        [
+          ['document.created', 'rt-a', 'x'],
+          ['document.created', 'rt-b', 'y'],
+          ['document.updated', 'rt-a', 'x'],
+          ['document.deleted', 'rt-b', 'y'],
+        ],
+      );
+      assert.equal(events[2].document.n, 2);
+      assert.deepEqual(
+        events.map((e) => e.id),
+        (r.json as Results).results.filter((x) => x.version).map((x) => x.version).concat(String(BigInt(events[2].id) + 1n)),
+      );
+    } finally {
+      await socket.close();
+    }
   });
 
   test('a malformed body or operation is 400 validation_failed; none is 400; over LIMIT_BATCH_OPERATIONS is 413', async () => {
