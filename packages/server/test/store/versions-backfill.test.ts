@@ -29,8 +29,7 @@ forEachStore('document versions of existing rows (migration 12)', (kind) => {
     await store.run('DELETE FROM events WHERE document_id = ?', [b.id]);
     await store.migrate();
     const counter = (await store.get<{ v: string }>('SELECT CAST(last_event_id AS TEXT) AS v FROM databases WHERE id = ?', [t.db.databaseId]))!.v;
-    const version = async (id: string) =>
-      (await store.get<{ v: string }>('SELECT CAST(version AS TEXT) AS v FROM documents WHERE id = ?', [id]))!.v;
+    const version = async (id: string) => (await store.get<{ v: string }>('SELECT CAST(version AS TEXT) AS v FROM documents WHERE id = ?', [id]))!.v;
     assert.equal(await version(a.id), lastOfA);
     assert.equal(await version(b.id), counter);
     // The next write still gets a higher version.
