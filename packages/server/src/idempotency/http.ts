@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { rawJsonBody } from '../http/body.ts';
-import type { Queryable } from '../store/store.ts';
-import type { IdempotencyKeys, KeyedRequest, RecordedAnswer } from './keys.ts';
+import type { Transaction } from '../store/store.ts';
+import type { IdempotencyKeys, RecordedAnswer } from './keys.ts';
 
 /** Who a key belongs to (§1.2): the database, a user, a public key or an operator, and the database its row dies with. */
 export interface Caller {
@@ -12,7 +12,7 @@ export interface Caller {
 }
 
 /** Records a route's answer in its write's transaction; undefined when the request carries no key. */
-export type Recorder = ((tx: Queryable, answer: RecordedAnswer) => Promise<void>) | undefined;
+export type Recorder = ((tx: Transaction, answer: RecordedAnswer) => Promise<void>) | undefined;
 
 /** 1..255 printable ASCII characters (§1.2). */
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -48,10 +48,10 @@ function send(reply: FastifyReply, answer: RecordedAnswer): FastifyReply {
 }
 
 /**
- * Answers a writing request under its Idempotency-Key, if it has one (§1.2): replays the answer a
- * committed request with the key recorded (`Idempotent-Replayed: true`), or runs the write with a
- * recorder that stores its answer in the write's own transaction (idempotency/keys.ts), and sends
- * that answer. `crashAfterCommit`: tests only (config.testCrashAfterCommitKey).
+ * Answers a writing request under its Idempotency-Key, if it has one (§1.2): claims the key for
+ * its caller, runs the write with a recorder for its transaction, and sends its answer; replays a
+ * recorded answer with `Idempotent-Replayed: true`; releases the claim when the write fails.
+ * `crashAfterCommit`: tests only (config.testCrashAfterCommitKey).
  */
 export async function answerIdempotently(
   keys: IdempotencyKeys,
@@ -63,10 +63,15 @@ export async function answerIdempotently(
 ): Promise<FastifyReply> {
   const key = keyOf(request);
   if (key === undefined) return send(reply, await run(undefined));
-  const keyed: KeyedRequest = { ...(await caller()), key, fingerprint: fingerprint(request) };
-  const recorded = await keys.answerOf(keyed);
-  if (recorded) return send(reply.header('idempotent-replayed', 'true'), recorded);
-  const answer = await run((tx, a) => keys.record(tx, keyed, a));
+  const found = await keys.claim({ ...(await caller()), key, fingerprint: fingerprint(request) });
+  if ('replay' in found) return send(reply.header('idempotent-replayed', 'true'), found.replay);
+  let answer: RecordedAnswer;
+  try {
+    answer = await run((tx, a) => found.claimed.record(tx, a));
+  } catch (e) {
+    await found.claimed.release().catch((err: unknown) => request.log.warn({ err }, 'releasing an idempotency key failed (it lapses in 60 s)'));
+    throw e;
+  }
   // Committed with its answer: a crash now must leave the retry a replay (test/multi-instance/safe-writes.test.ts).
   if (crashAfterCommit !== undefined && key === crashAfterCommit) process.kill(process.pid, 'SIGKILL');
   return send(reply, answer);

@@ -10,9 +10,9 @@ import type { Migration } from './migration.ts';
  * database's counter as it is now: a value no earlier write of it can have had, and below every
  * write to come, so `If-Match` with an older tag never matches and versions still only grow.
  *
- * `idempotency_keys`: one row per `Idempotency-Key` of a caller (`scope`: the database, a user, a
- * public key or an operator) with its request's fingerprint and 2xx answer, written by the write's
- * own transaction (idempotency/keys.ts).
+ * `idempotency_keys`: one row per claimed `Idempotency-Key` of a caller (`scope`: the database, a
+ * user, a public key or an operator) with its request's fingerprint, claimed before the write and
+ * completed with the 2xx answer by the write's own transaction (idempotency/keys.ts).
  */
 const statements = (d: Dialect): string[] => [
   `ALTER TABLE documents ADD COLUMN version ${d.bigintType} NOT NULL DEFAULT 0`,
@@ -29,7 +29,7 @@ const statements = (d: Dialect): string[] => [
     database_id TEXT NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
     fingerprint TEXT NOT NULL,
     claimed_at TEXT NOT NULL,
-    status INTEGER NOT NULL,
+    status INTEGER,
     etag TEXT,
     body TEXT,
     PRIMARY KEY (scope, key)
