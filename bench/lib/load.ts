@@ -12,7 +12,7 @@ export const LOAD = {
 /** One request shape: fixed, or rebuilt per request by `setup` (e.g. a random id in the path). */
 export interface LoadTarget {
   url: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH';
   path: string;
   body?: string;
   /** Sent as `Authorization: Bearer …` */

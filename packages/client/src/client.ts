@@ -1,12 +1,12 @@
 import { AuthService } from './auth.js';
 import { CollectionService } from './collection.js';
-import { Http, type CallOptions, type FetchLike, type RetryOptions, type Sender } from './http.js';
+import { Http, type CallOptions, type FetchLike, type RetryOptions, type Sender, type WriteOptions } from './http.js';
 import { RealtimeService, type RealtimeOptions } from './realtime.js';
 import { RulesService } from './rules.js';
 import { UsersService } from './users.js';
 import { UserSession } from './session.js';
 import { defaultSessionStore, type SessionStore } from './session-store.js';
-import type { CollectionInfo } from './types.js';
+import type { BatchOperation, BatchResult, CollectionInfo } from './types.js';
 import { WebhooksService } from './webhooks.js';
 import type { WebSocketConstructor } from './websocket.js';
 
@@ -71,6 +71,29 @@ export class SvcClient {
   /** The documents of a collection, typed with your document shape. */
   collection<T extends object = Record<string, unknown>>(name: string): CollectionService<T> {
     return new CollectionService<T>(this.documents, name);
+  }
+
+  /**
+   * Applies up to 100 operations in order, in one transaction, all or nothing (API.md §1.2);
+   * later operations see earlier ones. A failing operation rejects with its SvcError, whose
+   * `details[0].path` is `operations.<index>`. Sent with an Idempotency-Key.
+   *
+   * @example
+   * await svc.batch([
+   *   { op: 'check', collection: 'stock', id: 'sku-1', ifMatch: version },
+   *   { op: 'update', collection: 'stock', id: 'sku-1', patch: { $inc: { left: -1 } } },
+   *   { op: 'create', collection: 'orders', document: { sku: 'sku-1' } },
+   * ]);
+   */
+  async batch(operations: BatchOperation[], opts?: WriteOptions): Promise<BatchResult[]> {
+    const r = await this.documents.send<{ results: BatchResult[] }>({
+      method: 'POST',
+      path: '/batch',
+      body: { operations },
+      signal: opts?.signal,
+      idempotent: opts?.idempotencyKey ? { key: opts.idempotencyKey } : true,
+    });
+    return r.results;
   }
 
   /** Every collection of the database with its document count (with a public key: those whose `read` rule is `true`). */

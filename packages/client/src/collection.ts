@@ -1,5 +1,19 @@
-import type { CallOptions, Sender } from './http.js';
-import type { Doc, FieldPath, ListParams, ListResult, MergePatch, NewDoc, Projected } from './types.js';
+import { versionOf } from './errors.js';
+import type { CallOptions, Sender, SendOptions, WriteOptions } from './http.js';
+import type { Doc, FieldPath, ListParams, ListResult, MergePatch, NewDoc, Projected, UpdateDocument, Versioned } from './types.js';
+
+/** Options of an update or a delete: `ifMatch`, a version (or `'*'`) the document must still be at, else 412 `precondition_failed`. */
+export interface ConditionalOptions extends WriteOptions {
+  ifMatch?: string;
+}
+
+/** The Idempotency-Key of a write: the caller's, or one the SDK makes (http.ts). */
+const idempotent = (opts: WriteOptions | undefined): SendOptions['idempotent'] => (opts?.idempotencyKey ? { key: opts.idempotencyKey } : true);
+/** `If-Match` for a version (quoted as the strong tag the server sends) or `*`. */
+const ifMatchHeader = (opts: ConditionalOptions | undefined): Record<string, string> | undefined =>
+  opts?.ifMatch === undefined ? undefined : { 'if-match': opts.ifMatch === '*' ? '*' : `"${opts.ifMatch}"` };
+/** An update document (every top-level key an operator) rather than a merge patch. */
+const isUpdateDocument = (patch: object): boolean => Object.keys(patch).length > 0 && Object.keys(patch).every((k) => k.startsWith('$'));
 
 /** Options of the page iterator (`cursor`: resume after a page's `nextCursor`). */
 export interface IterateParams<T extends object = Record<string, unknown>> extends Omit<ListParams<T>, 'offset' | 'limit'> {
@@ -30,9 +44,24 @@ export class CollectionService<T extends object = Record<string, unknown>> {
     this.docs = `/${encodeURIComponent(name)}/docs`;
   }
 
-  /** Inserts a document (201). It may carry its own `id`; a duplicate id → 409 `conflict`. */
-  create(data: NewDoc<T>, opts?: CallOptions): Promise<Doc<T>> {
-    return this.http.send({ method: 'POST', path: this.docs, body: data, signal: opts?.signal });
+  /**
+   * Inserts a document (201). It may carry its own `id`; a duplicate id → 409 `conflict`. Sent with
+   * an Idempotency-Key, so a retry after a lost answer never creates it twice.
+   */
+  create(data: NewDoc<T>, opts?: WriteOptions): Promise<Doc<T>> {
+    return this.http.send({ method: 'POST', path: this.docs, body: data, signal: opts?.signal, idempotent: idempotent(opts) });
+  }
+
+  /** One document and its version (pass the version back as `ifMatch` to update it only if nobody changed it since). */
+  async getVersioned(id: string, opts?: CallOptions): Promise<Versioned<T>> {
+    let version = '';
+    const document = await this.http.send<Doc<T>>({
+      method: 'GET',
+      path: this.path(id),
+      signal: opts?.signal,
+      onHeaders: (h) => (version = versionOf(h.get('etag') ?? '')),
+    });
+    return { document, version };
   }
 
   /** One document; 404 `not_found` when there is none. `fields`: only those (plus id, createdAt, updatedAt). */
@@ -43,26 +72,56 @@ export class CollectionService<T extends object = Record<string, unknown>> {
   }
 
   /**
-   * Applies a JSON Merge Patch (nested objects merge, `null` removes a field); answers the whole
-   * document. With a public key, when the update is applied but the `read` rule hides the result,
-   * the server answers 204 and this resolves `undefined`.
+   * Applies a JSON Merge Patch (nested objects merge, `null` removes a field), or an update
+   * document of operators (`{ $inc: { likes: 1 } }`, API.md §1.2) applied to the document as it is
+   * when the write commits; answers the whole document. `ifMatch`: only if the document is still at
+   * that version, else an SvcError 412 whose `current` holds the document as it is now. With a
+   * public key, when the update is applied but the `read` rule hides the result, the server
+   * answers 204 and this resolves `undefined`.
    */
-  update(id: string, patch: MergePatch<T>, opts?: CallOptions): Promise<Doc<T> | undefined> {
-    return this.http.send({ method: 'PATCH', path: this.path(id), body: patch, contentType: 'application/merge-patch+json', signal: opts?.signal });
+  update(id: string, patch: MergePatch<T> | UpdateDocument<T>, opts?: ConditionalOptions): Promise<Doc<T> | undefined> {
+    return this.http.send(this.updateRequest(id, patch, opts));
   }
 
-  /** Deletes a document; 404 `not_found` when there is none. */
-  async delete(id: string, opts?: CallOptions): Promise<void> {
-    await this.http.send({ method: 'DELETE', path: this.path(id), signal: opts?.signal });
+  /** `update`, answering the new version too. */
+  async updateVersioned(
+    id: string,
+    patch: MergePatch<T> | UpdateDocument<T>,
+    opts?: ConditionalOptions,
+  ): Promise<{ document: Doc<T> | undefined; version: string }> {
+    let version = '';
+    const document = await this.http.send<Doc<T> | undefined>({
+      ...this.updateRequest(id, patch, opts),
+      onHeaders: (h) => (version = versionOf(h.get('etag') ?? '')),
+    });
+    return { document, version };
+  }
+
+  private updateRequest(id: string, patch: object, opts: ConditionalOptions | undefined): SendOptions {
+    return {
+      method: 'PATCH',
+      path: this.path(id),
+      body: patch,
+      contentType: isUpdateDocument(patch) ? 'application/json' : 'application/merge-patch+json',
+      headers: ifMatchHeader(opts),
+      signal: opts?.signal,
+      idempotent: idempotent(opts),
+    };
+  }
+
+  /** Deletes a document; 404 `not_found` when there is none; `ifMatch`: only at that version (else 412). */
+  async delete(id: string, opts?: ConditionalOptions): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: this.path(id), headers: ifMatchHeader(opts), signal: opts?.signal, idempotent: idempotent(opts) });
   }
 
   /** Inserts up to 1,000 documents, all or nothing; answers them in input order. */
-  async bulkCreate(documents: NewDoc<T>[], opts?: CallOptions): Promise<Doc<T>[]> {
+  async bulkCreate(documents: NewDoc<T>[], opts?: WriteOptions): Promise<Doc<T>[]> {
     const r = await this.http.send<{ documents: Doc<T>[] }>({
       method: 'POST',
       path: `/${encodeURIComponent(this.name)}/bulk`,
       body: { documents },
       signal: opts?.signal,
+      idempotent: idempotent(opts),
     });
     return r.documents;
   }

@@ -11,6 +11,8 @@ export interface SvcErrorInit {
   message: string;
   details?: ErrorDetail[];
   retryAfter?: number;
+  /** For 412 `precondition_failed`: the current version (its ETag) and document. */
+  current?: { version: string; document: unknown };
   cause?: unknown;
 }
 
@@ -36,6 +38,11 @@ export class SvcError extends Error {
   readonly details: ErrorDetail[] | undefined;
   /** For 429: seconds to wait before trying again. */
   readonly retryAfter: number | undefined;
+  /**
+   * For 412 `precondition_failed` (an `ifMatch` that no longer holds): the document as it is now
+   * and its version, so an app can show what changed and let the user decide.
+   */
+  readonly current: { version: string; document: unknown } | undefined;
 
   constructor(init: SvcErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -43,6 +50,7 @@ export class SvcError extends Error {
     this.code = init.code;
     this.details = init.details;
     this.retryAfter = init.retryAfter;
+    this.current = init.current;
   }
 
   /** True when the request never got an answer (DNS, refused connection, CORS, offline…). */
@@ -56,8 +64,12 @@ export class SvcError extends Error {
   }
 
   /** Builds the error of a non-2xx answer from its §0 body (or whatever the body was). */
-  static fromResponse(status: number, body: unknown, retryAfterHeader: string | null): SvcError {
-    const b = (body && typeof body === 'object' ? body : {}) as { error?: { code?: unknown; message?: unknown; details?: unknown }; retryAfter?: unknown };
+  static fromResponse(status: number, body: unknown, retryAfterHeader: string | null, etag: string | null = null): SvcError {
+    const b = (body && typeof body === 'object' ? body : {}) as {
+      error?: { code?: unknown; message?: unknown; details?: unknown };
+      retryAfter?: unknown;
+      document?: unknown;
+    };
     const err = b.error ?? {};
     const retryAfter =
       typeof b.retryAfter === 'number' ? b.retryAfter : retryAfterHeader !== null && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
@@ -67,6 +79,7 @@ export class SvcError extends Error {
       message: typeof err.message === 'string' ? err.message : `HTTP ${status}`,
       details: Array.isArray(err.details) ? (err.details as ErrorDetail[]) : undefined,
       retryAfter,
+      current: status === 412 && etag ? { version: versionOf(etag), document: b.document } : undefined,
     });
   }
 
@@ -79,3 +92,6 @@ export class SvcError extends Error {
     return new SvcError({ status: 0, code: 'network_error', message: `Network error: ${why}`, cause: e });
   }
 }
+
+/** The version an ETag names: `"42"` → `42`. */
+export const versionOf = (etag: string): string => etag.replace(/^W\//, '').replace(/^"|"$/g, '');

@@ -15,6 +15,14 @@ export interface SendOptions {
   contentType?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * A write the server deduplicates by Idempotency-Key (API.md §1.2): it carries one (this one, or
+   * one made here) on every attempt, so it may also be retried after a network failure, a 409 of
+   * the same key still running or a 503, and is never applied twice.
+   */
+  idempotent?: boolean | { key: string };
+  /** Called with the answer's headers (a 2xx): e.g. its `ETag`. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** Whatever sends requests: the bare Http (the key alone), or the UserSession (as the signed-in user). */
@@ -26,6 +34,11 @@ export interface Sender {
 export interface CallOptions {
   /** Cancels the request (and any 429 wait); the promise rejects with an SvcError whose `isAbort` is true. */
   signal?: AbortSignal;
+}
+
+/** Options of a write: its own Idempotency-Key (by default the SDK makes one per call). */
+export interface WriteOptions extends CallOptions {
+  idempotencyKey?: string;
 }
 
 /** How 429 answers are retried. */
@@ -50,6 +63,24 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** A fresh Idempotency-Key: a random UUID (Web Crypto: browsers and Node 20). */
+const newKey = (): string => globalThis.crypto.randomUUID();
+
+/**
+ * Seconds to wait before retrying a failure, or undefined when it is not retried: a 429 always
+ * (nothing was done); with an Idempotency-Key also a network failure (the answer may have been
+ * lost after the write committed), a 409 `conflict` with Retry-After (the key's first attempt
+ * still runs) and a 503 (the store was unreachable).
+ */
+function retryWait(e: unknown, idempotent: boolean): number | undefined {
+  if (!(e instanceof SvcError)) return undefined;
+  if (e.status === 429) return e.retryAfter ?? 1;
+  if (!idempotent) return undefined;
+  if (e.isNetworkError) return 1;
+  if ((e.status === 409 && e.retryAfter !== undefined) || e.status === 503) return e.retryAfter ?? 1;
+  return undefined;
 }
 
 /**
@@ -84,13 +115,20 @@ export class Http implements Sender {
     return u.toString();
   }
 
-  /** Sends one request; resolves with the decoded JSON answer (undefined for 204). */
+  /**
+   * Sends one request; resolves with the decoded JSON answer (undefined for 204). Retries a 429
+   * after its `retryAfter`; an idempotent write (`opts.idempotent`) also after a network failure,
+   * a 409 whose first attempt is still running, or a 503, with the same Idempotency-Key, so the
+   * server answers a retry of a write that did commit with its recorded answer.
+   */
   async send<T>(opts: SendOptions): Promise<T> {
+    const key = opts.idempotent === undefined || opts.idempotent === false ? undefined : opts.idempotent === true ? newKey() : opts.idempotent.key;
+    const sent = key === undefined ? opts : { ...opts, headers: { ...opts.headers, 'idempotency-key': key } };
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once<T>(opts);
+        return await this.once<T>(sent);
       } catch (e) {
-        const wait = e instanceof SvcError && e.status === 429 ? (e.retryAfter ?? 1) : undefined;
+        const wait = retryWait(e, key !== undefined);
         if (wait === undefined || attempt >= this.maxRetries || wait > this.maxRetryAfter) throw e;
         await sleep(wait * 1000, opts.signal);
       }
@@ -122,7 +160,8 @@ export class Http implements Sender {
     } catch {
       json = undefined;
     }
-    if (!res.ok) throw SvcError.fromResponse(res.status, json, res.headers.get('retry-after'));
+    if (!res.ok) throw SvcError.fromResponse(res.status, json, res.headers.get('retry-after'), res.headers.get('etag'));
+    opts.onHeaders?.(res.headers);
     return json as T;
   }
 }

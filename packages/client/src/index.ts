@@ -4,7 +4,7 @@
  */
 export { createClient, SvcClient, type ClientOptions } from './client.js';
 export { SvcError, type ErrorDetail } from './errors.js';
-export { CollectionService, type IterateParams } from './collection.js';
+export { CollectionService, type ConditionalOptions, type IterateParams } from './collection.js';
 export { AuthService, type AuthChangeEvent, type AuthStateListener, type RedirectOptions } from './auth.js';
 export {
   RealtimeService,
@@ -25,7 +25,7 @@ export {
   type SessionStore,
   type StoredSession,
 } from './session-store.js';
-export type { CallOptions, FetchLike, RetryOptions, Sender, SendOptions } from './http.js';
+export type { CallOptions, FetchLike, RetryOptions, Sender, SendOptions, WriteOptions } from './http.js';
 export type { WebSocketConstructor, WebSocketLike } from './websocket.js';
 export type * from './types.js';
 export type { paths as ApiPaths } from './generated/api.js';

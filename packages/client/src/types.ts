@@ -288,3 +288,56 @@ export interface RuleEntry {
  * any object); test/rules.test.ts checks they stay assignable to the generated one.
  */
 export type Rules = { [collection: string]: RuleEntry };
+
+// ---- Safe writes (API.md §1.2) ----
+
+type Paths<T> = IsOpen<T> extends true ? string : FieldPath<T>;
+type ValueAt<T, P extends string> = IsOpen<T> extends true ? unknown : PathValue<T, P>;
+/** The field paths of T holding a number (what `$inc` takes). */
+type NumberPath<T> = IsOpen<T> extends true ? string : { [P in FieldPath<T>]: NonNullable<PathValue<T, P>> extends number ? P : never }[FieldPath<T>];
+/** The field paths of T holding an array (what `$push`, `$addToSet` and `$pull` take). */
+type ArrayPath<T> =
+  IsOpen<T> extends true ? string : { [P in FieldPath<T>]: NonNullable<PathValue<T, P>> extends readonly unknown[] ? P : never }[FieldPath<T>];
+type ElementAt<T, P extends string> = IsOpen<T> extends true ? unknown : NonNullable<PathValue<T, P>> extends readonly (infer E)[] ? E : never;
+
+/**
+ * An update document (API.md §1.2): operators applied by the server to the document as it is when
+ * the write commits, so concurrent updates never lose each other's work. Typed against T: `$inc`
+ * names only number fields, `$push` only array fields with their element type.
+ *
+ * @example
+ * await posts.update(id, { $inc: { likes: 1 }, $addToSet: { likedBy: userId } });
+ */
+export interface UpdateDocument<T extends object = Record<string, unknown>> {
+  $set?: { [P in Paths<T>]?: ValueAt<T, P> };
+  $unset?: { [P in Paths<T>]?: true };
+  $inc?: { [P in NumberPath<T>]?: number };
+  $min?: { [P in Paths<T>]?: Extract<ValueAt<T, P>, Scalar> | (unknown extends ValueAt<T, P> ? Scalar : never) };
+  $max?: { [P in Paths<T>]?: Extract<ValueAt<T, P>, Scalar> | (unknown extends ValueAt<T, P> ? Scalar : never) };
+  $push?: { [P in ArrayPath<T>]?: ElementAt<T, P> | { $each: ElementAt<T, P>[] } };
+  $addToSet?: { [P in ArrayPath<T>]?: ElementAt<T, P> | { $each: ElementAt<T, P>[] } };
+  /** Removes every element equal to a scalar, or matching a condition as `$elemMatch` reads it (`{ $gt: 5 }`, `{ sku: 'a' }`). */
+  $pull?: { [P in ArrayPath<T>]?: Extract<ElementAt<T, P>, Scalar> | Record<string, unknown> };
+  /** Sets the write's time (the new `updatedAt`) as an ISO string. */
+  $currentDate?: { [P in Paths<T>]?: true };
+}
+
+/** A document with its version (API.md §1.2: the id of the event that last wrote it), as `ifMatch` takes it back. */
+export interface Versioned<T extends object = Record<string, unknown>> {
+  document: Doc<T>;
+  version: string;
+}
+
+/** One operation of `svc.batch()` (API.md §1.2). `ifMatch`: a version or `'*'`. */
+export type BatchOperation =
+  | { op: 'create'; collection: string; document: Record<string, unknown> }
+  | { op: 'update'; collection: string; id: string; patch: Record<string, unknown> | UpdateDocument; ifMatch?: string }
+  | { op: 'delete'; collection: string; id: string; ifMatch?: string }
+  | { op: 'check'; collection: string; id: string; ifMatch: string };
+
+/** What each operation of a batch answered, in order: `{201, document, version}`, `{200, document, version}`, `{204}`, `{200, version}`. */
+export interface BatchResult {
+  status: number;
+  document?: Doc;
+  version?: string;
+}

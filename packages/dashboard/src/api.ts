@@ -8,6 +8,9 @@ export class ApiCallError extends Error {
     readonly code: string,
     message: string,
     readonly details?: ErrorDetail[],
+    /** The whole error body (a 412's current `document`) and the answer's ETag. */
+    readonly body?: unknown,
+    readonly etag?: string | null,
   ) {
     super(message);
   }
@@ -38,13 +41,17 @@ interface CallOptions {
   query?: Record<string, string | number | undefined>;
   /** Acts on a database's data routes (the operator token then counts as its secret key). */
   databaseId?: string;
+  /** More request headers (`If-Match`). */
+  headers?: Record<string, string>;
+  /** Told the answer's `ETag` (a document's version, API.md §1.2). */
+  onEtag?: (etag: string | null) => void;
 }
 
 /** One call to `/v1…`; resolves with the JSON body (undefined for 204), throws ApiCallError. */
 export async function api<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
   const url = new URL(`/v1${path}`, location.origin);
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   const token = session.token();
   if (token) headers.authorization = `Bearer ${token}`;
   if (opts.databaseId) headers['x-database-id'] = opts.databaseId;
@@ -62,7 +69,10 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
   } catch {
     json = undefined;
   }
-  if (res.ok) return json as T;
+  if (res.ok) {
+    opts.onEtag?.(res.headers.get('etag'));
+    return json as T;
+  }
   const err = json as Partial<ErrorBody> | undefined;
   const code = err?.error?.code ?? 'unknown';
   let message = err?.error?.message ?? `The server answered ${res.status} ${res.statusText}`;
@@ -71,7 +81,7 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
     session.clear();
     window.dispatchEvent(new CustomEvent(SESSION_ENDED));
   }
-  throw new ApiCallError(res.status, code, message, err?.error?.details);
+  throw new ApiCallError(res.status, code, message, err?.error?.details, json, res.headers.get('etag'));
 }
 
 /** Words for any thrown value. */

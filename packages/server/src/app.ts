@@ -128,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sessionUser: (databaseId, token) => auth.sessions.userOf(databaseId, token),
     },
     pageCache: { invalidation, maxBytes: config.listCacheMb * 1024 * 1024, counted: metrics.countListCache },
+    crashAfterCommit: config.testCrashAfterCommitKey,
   });
 
   // Every feature, in one list: routes registered in this order, started when the app is ready,

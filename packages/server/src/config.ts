@@ -49,6 +49,11 @@ export interface Config {
   /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>`. */
   metricsToken: string | undefined;
   limits: Limits;
+  /**
+   * Tests only (crash tests of idempotency keys): the process kills itself with SIGKILL right after
+   * committing a write that carried this Idempotency-Key, before answering. Unset in production.
+   */
+  testCrashAfterCommitKey: string | undefined;
 }
 
 /** Provider endpoints (API.md §9), overridable for tests and self-hosted providers. */
@@ -97,6 +102,8 @@ export interface Limits {
   autoIndexes: number;
   /** Open realtime sockets per token, on one instance (429 past it). */
   realtimeSocketsPerToken: number;
+  /** Operations of one POST /batch (API.md §1.2; 413 past it). */
+  batchOperations: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -199,6 +206,7 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
     // LOG_FORMAT=json|pretty; by default pretty only when a person is watching the terminal.
     logPretty: env.LOG_FORMAT ? env.LOG_FORMAT === 'pretty' : Boolean(process.stdout.isTTY),
     metricsToken: env.METRICS_TOKEN || undefined,
+    testCrashAfterCommitKey: env.SVC_TEST_CRASH_AFTER_COMMIT_KEY || undefined,
     limits: Object.freeze({
       documentBytes: int(env, 'LIMIT_DOCUMENT_BYTES', 1024 * 1024, 1),
       bodyBytes: int(env, 'LIMIT_BODY_BYTES', 16 * 1024 * 1024, 1),
@@ -212,6 +220,7 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
       autoIndexesPerDatabase: int(env, 'LIMIT_AUTO_INDEXES_PER_DATABASE', 16, 0),
       autoIndexes: int(env, 'LIMIT_AUTO_INDEXES', 64, 0),
       realtimeSocketsPerToken: int(env, 'LIMIT_REALTIME_SOCKETS_PER_TOKEN', 100, 1),
+      batchOperations: int(env, 'LIMIT_BATCH_OPERATIONS', 100, 1),
     }),
   });
 }

@@ -27,6 +27,10 @@ export const ERROR_STATUS = {
   signup_disabled: 403,
   not_found: 404,
   conflict: 409,
+  // Safe writes (API.md §1.2, third version).
+  invalid_update: 400,
+  precondition_failed: 412,
+  idempotency_key_reused: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -64,6 +68,9 @@ export class ApiError extends Error {
     super(message);
     this.status = status ?? ERROR_STATUS[code];
   }
+
+  /** Response headers the error carries (a 412's current `ETag`, API.md §1.2); set by who throws it. */
+  headers?: Record<string, string>;
 }
 
 /** Shorthand for the common 404. */
@@ -168,6 +175,7 @@ export function rawErrorResponse(e: ApiError, headers: Record<string, string | n
  */
 export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   if (typeof e.extra?.retryAfter === 'number') reply.header('Retry-After', e.extra.retryAfter);
+  if (e.headers) reply.headers(e.headers);
   return reply.code(e.status).type('application/json; charset=utf-8').send(errorBody(e));
 }
 

@@ -166,6 +166,25 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -464,6 +483,25 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -479,7 +517,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a document */
+        /**
+         * Get a document
+         * @description ETag: the version. If-None-Match naming it: 304 with no body.
+         */
         get: {
             parameters: {
                 query?: {
@@ -512,6 +553,13 @@ export interface paths {
                             [key: string]: unknown;
                         };
                     };
+                };
+                /** @description No content */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -593,7 +641,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a document */
+        /**
+         * Delete a document
+         * @description If-Match: 412 unless the current version is named.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -689,13 +740,76 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description The current version is in the ETag header */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The user's fields, flat beside the system fields */
+                            document: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description Sortable by creation time unless chosen by the client */
+                                id: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            error: {
+                                code: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
             };
         };
         options?: never;
         head?: never;
         /**
-         * Update a document (JSON Merge Patch)
-         * @description 204 with no body: the update was applied, but the collection's read rule hides the result from this public-key caller.
+         * Update a document (JSON Merge Patch, or an update document of operators such as $inc)
+         * @description A merge patch, or an update document whose top-level keys are all operators ($set, $unset, $inc, $min, $max, $push, $addToSet, $pull, $currentDate). If-Match: 412 unless the current version is named. 204 with no body: the update was applied, but the collection's read rule hides the result from this public-key caller.
          */
         patch: {
             parameters: {
@@ -707,10 +821,50 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description A JSON object; an optional `id` of 1–128 [A-Za-z0-9_-] */
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Appends each value not already present */
+                        $addToSet?: {
+                            [key: string]: unknown | {
+                                $each: unknown[];
+                            };
+                        };
+                        /** @description Sets the write's time as an ISO string */
+                        $currentDate?: {
+                            [key: string]: true;
+                        };
+                        /** @description Adds the number (a missing field starts from 0) */
+                        $inc?: {
+                            [key: string]: number;
+                        };
+                        /** @description Sets the value if higher, or missing */
+                        $max?: {
+                            [key: string]: string | number | boolean | null;
+                        };
+                        /** @description Sets the value if lower, or missing */
+                        $min?: {
+                            [key: string]: string | number | boolean | null;
+                        };
+                        /** @description Removes every element equal to the scalar or matching the condition */
+                        $pull?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Appends to the array */
+                        $push?: {
+                            [key: string]: unknown | {
+                                $each: unknown[];
+                            };
+                        };
+                        /** @description Sets each path to the value */
+                        $set?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Removes each path */
+                        $unset?: {
+                            [key: string]: true;
+                        };
+                    } | {
                         [key: string]: unknown;
                     };
                 };
@@ -818,7 +972,70 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description The current version is in the ETag header */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The user's fields, flat beside the system fields */
+                            document: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description Sortable by creation time unless chosen by the client */
+                                id: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            error: {
+                                code: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5683,6 +5900,289 @@ export interface paths {
                                 details?: {
                                     message: string;
                                     path: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Several writes and checks, all or nothing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        operations: ({
+                            collection: string;
+                            /** @description A JSON object; an optional `id` of 1–128 [A-Za-z0-9_-] */
+                            document: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            op: "create";
+                        } | {
+                            collection: string;
+                            id: string;
+                            /** @description A bare version, or "*" */
+                            ifMatch?: string;
+                            /** @enum {string} */
+                            op: "update";
+                            patch: {
+                                /** @description Appends each value not already present */
+                                $addToSet?: {
+                                    [key: string]: unknown | {
+                                        $each: unknown[];
+                                    };
+                                };
+                                /** @description Sets the write's time as an ISO string */
+                                $currentDate?: {
+                                    [key: string]: true;
+                                };
+                                /** @description Adds the number (a missing field starts from 0) */
+                                $inc?: {
+                                    [key: string]: number;
+                                };
+                                /** @description Sets the value if higher, or missing */
+                                $max?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                                /** @description Sets the value if lower, or missing */
+                                $min?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                                /** @description Removes every element equal to the scalar or matching the condition */
+                                $pull?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Appends to the array */
+                                $push?: {
+                                    [key: string]: unknown | {
+                                        $each: unknown[];
+                                    };
+                                };
+                                /** @description Sets each path to the value */
+                                $set?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Removes each path */
+                                $unset?: {
+                                    [key: string]: true;
+                                };
+                            } | {
+                                [key: string]: unknown;
+                            };
+                        } | {
+                            collection: string;
+                            id: string;
+                            /** @description A bare version, or "*" */
+                            ifMatch?: string;
+                            /** @enum {string} */
+                            op: "delete";
+                        } | {
+                            collection: string;
+                            id: string;
+                            /** @description A bare version, or "*" */
+                            ifMatch: string;
+                            /** @enum {string} */
+                            op: "check";
+                        })[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                document?: {
+                                    [key: string]: unknown;
+                                };
+                                status: number;
+                                version?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                    version?: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                    version?: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                    version?: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                    version?: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                    version?: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                    version?: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                    version?: string;
+                                }[];
+                                message: string;
+                            };
+                            retryAfter?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                    version?: string;
                                 }[];
                                 message: string;
                             };

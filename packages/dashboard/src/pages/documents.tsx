@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, ApiCallError } from '../api.ts';
 import type { CollectionList, Database, Doc, DocPage, DocQuery } from '../types.ts';
 import { navigate, useSearch } from '../router.ts';
 import { JsonEditor, mergePatchBetween, parseObject, type JsonFields } from '../json-editor.tsx';
@@ -357,21 +357,49 @@ function DocumentDialog({
   onClose: () => void;
   onSaved: (collection: string) => void;
 }) {
-  const fields = doc ? Object.fromEntries(Object.entries(doc).filter(([k]) => !SYSTEM.includes(k))) : {};
-  const [text, setText] = useState(JSON.stringify(fields, null, 2));
+  const fieldsOf = (d: Doc) => Object.fromEntries(Object.entries(d).filter(([k]) => !SYSTEM.includes(k))) as JsonFields;
+  // What the edit is made against: the document as read when the dialog opened, and its version
+  // (API.md §1.2), sent back as If-Match so a save never silently overwrites someone else's change.
+  const [base, setBase] = useState<{ fields: JsonFields; version?: string }>({ fields: doc ? fieldsOf(doc) : {} });
+  const [text, setText] = useState(JSON.stringify(base.fields, null, 2));
   const [target, setTarget] = useState(collection ?? '');
   const [asForm, setAsForm] = useState(false);
+  const [conflict, setConflict] = useState<{ version: string; document: Doc } | undefined>();
   const act = useAction();
   const parsed = parseObject(text);
+  const docPath = doc && `/${encodeURIComponent(target.trim())}/docs/${encodeURIComponent(doc.id)}`;
+  /** Reads the document as it is now, with its version; `replace`: also into the editor. */
+  const readCurrent = async (replace: boolean) => {
+    let version: string | undefined;
+    const current = await api<Doc>('GET', docPath!, { databaseId: db.id, onEtag: (etag) => (version = etag?.replace(/"/g, '')) });
+    setBase({ fields: fieldsOf(current), version });
+    if (replace) setText(JSON.stringify(fieldsOf(current), null, 2));
+  };
+  useEffect(() => {
+    if (doc) void act.run(() => readCurrent(true));
+  }, []);
+  const loadNewVersion = () => {
+    setConflict(undefined);
+    void act.run(() => readCurrent(true));
+  };
   const save = (e: Event) => {
     e.preventDefault();
     if (!parsed.value) return;
     void act.run(async () => {
       const name = target.trim();
       if (doc) {
-        const patch = mergePatchBetween(fields as JsonFields, parsed.value!);
-        if (Object.keys(patch).length)
-          await api('PATCH', `/${encodeURIComponent(name)}/docs/${encodeURIComponent(doc.id)}`, { databaseId: db.id, body: patch });
+        if (base.version === undefined) throw new Error('The document has not been read yet; try again');
+        const patch = mergePatchBetween(base.fields, parsed.value!);
+        try {
+          if (Object.keys(patch).length) await api('PATCH', docPath!, { databaseId: db.id, body: patch, headers: { 'if-match': `"${base.version}"` } });
+        } catch (err) {
+          if (err instanceof ApiCallError && err.status === 412) {
+            const current = (err.body as { document?: Doc } | undefined)?.document;
+            if (current) setConflict({ version: err.etag?.replace(/"/g, '') ?? '?', document: current });
+            return;
+          }
+          throw err;
+        }
       } else {
         await api('POST', `/${encodeURIComponent(name)}/docs`, { databaseId: db.id, body: parsed.value });
       }
@@ -425,6 +453,18 @@ function DocumentDialog({
           <DocumentForm fields={parsed.value} onChange={(f) => setText(JSON.stringify(f, null, 2))} />
         ) : (
           <JsonEditor label={doc ? 'Fields (removing a field deletes it)' : 'Fields (an "id" of your own is optional)'} value={text} onInput={setText} />
+        )}
+        {conflict && (
+          <div role="alert" class="conflict">
+            <p>
+              Not saved: this document was changed by someone else since you opened it. It is now at version <span class="mono">{conflict.version}</span>{' '}
+              (updated {conflict.document.updatedAt}):
+            </p>
+            <pre class="mono">{JSON.stringify(fieldsOf(conflict.document), null, 2)}</pre>
+            <button type="button" onClick={loadNewVersion}>
+              Load the new version
+            </button>
+          </div>
         )}
         <ErrorText error={act.error} />
         <div class="actions">

@@ -53,6 +53,8 @@ interface Pending {
   search: string | null;
   /** New documents the group's writes left for its `end` to insert (deferDocuments), each a JSON object's text. */
   documents: string[];
+  /** Answers of idempotency keys the group's writes left for its `end` to record (deferInGroup), as JSON objects' text. */
+  answers: string[];
 }
 
 /**
@@ -68,7 +70,7 @@ export function deferDocuments(
   tx: Pick<Transaction, 'group' | 'onRollback'>,
   databaseId: string,
   collection: string,
-  docs: Array<{ id: string; text: string }>,
+  docs: Array<{ id: string; text: string; version: string }>,
   at: string,
 ): boolean {
   if (tx.group?.key !== groupKey(databaseId) || !tx.onRollback) return false;
@@ -79,8 +81,41 @@ export function deferDocuments(
   });
   // d.text is the document's JSON already: spliced in, not parsed and serialised again.
   for (const d of docs)
-    pending.documents.push(`{"collection":${JSON.stringify(collection)},"id":${JSON.stringify(d.id)},"data":${d.text},"at":${JSON.stringify(at)}}`);
+    pending.documents.push(
+      `{"collection":${JSON.stringify(collection)},"id":${JSON.stringify(d.id)},"data":${d.text},"at":${JSON.stringify(at)},"version":${d.version}}`,
+    );
   return true;
+}
+
+/**
+ * Inside the database's commit group: leaves an idempotency key's answer (API.md §1.2) for the
+ * group's `end`, which writes it into the key's claim row in the same statement as the events, so
+ * a keyed write costs its group no round trip (idempotency/keys.ts); returns false outside a group
+ * (the caller writes it itself). `answer`: the JSON text of `{scope, key, claimed_at, status, etag,
+ * body}`. Rolled back alone, the write takes it back out.
+ */
+export function deferAnswer(tx: Pick<Transaction, 'group' | 'onRollback'>, databaseId: string, answer: string): boolean {
+  if (tx.group?.key !== groupKey(databaseId) || !tx.onRollback) return false;
+  const pending = tx.group.state as Pending;
+  const before = pending.answers.length;
+  tx.onRollback(() => {
+    pending.answers.length = before;
+  });
+  pending.answers.push(answer);
+  return true;
+}
+
+/**
+ * The id the next event appended in this transaction will get: a write stamps it on its documents
+ * as their version (API.md §1.2) before it appends, so the version is written with the row, in the
+ * same statement, at no extra round trip. In the database's commit group the counter is locked
+ * since `begin` and numbered in memory: no statement. Elsewhere the counter's row is read (and
+ * locked where writers are concurrent, so nobody numbers between this read and the append).
+ */
+export async function nextEventId(tx: Queryable & Pick<Transaction, 'group'>, dialect: Dialect, databaseId: string): Promise<bigint> {
+  if (tx.group?.key === groupKey(databaseId)) return (tx.group.state as Pending).next;
+  const row = await tx.get<{ last: string }>(`SELECT CAST(last_event_id AS TEXT) AS last FROM databases WHERE id = ?${dialect.lockRows}`, [databaseId]);
+  return BigInt(row?.last ?? '0') + 1n;
 }
 
 /**
@@ -108,7 +143,7 @@ export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<P
         [databaseId],
       );
       // No row: the database is gone, and the writes fail on their foreign keys.
-      return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map(), search: row?.search ?? null, documents: [] };
+      return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map(), search: row?.search ?? null, documents: [], answers: [] };
     },
     end: (q, pending) => writePending(q, dialect, databaseId, pending),
   };
@@ -142,8 +177,8 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
  * instead of 14 per write (issue 16).
  */
 async function writePending(q: Queryable, dialect: Dialect, databaseId: string, pending: Pending): Promise<void> {
-  const { events, documents } = pending;
-  if (events.length === 0) return;
+  const { events, documents, answers } = pending;
+  if (events.length === 0 && answers.length === 0) return;
   const deltas = [...pending.deltas].filter(([, d]) => d !== 0).map(([name, delta]) => ({ name, delta }));
   await q.run(writePendingSql(dialect), [
     String(pending.next - 1n),
@@ -154,6 +189,7 @@ async function writePending(q: Queryable, dialect: Dialect, databaseId: string, 
     JSON.stringify(events.map(eventRecord)),
     databaseId,
     `[${documents.join(',')}]`,
+    `[${answers.join(',')}]`,
   ]);
 }
 
@@ -183,8 +219,11 @@ const buildWritePendingSql = (records: NonNullable<Dialect['jsonRecords']>) =>
              'previous jsonb',
              'created_at text',
            ])} RETURNING 1),
-   docs AS (INSERT INTO documents (database_id, collection, id, data, created_at, updated_at)
-            SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at FROM ${records('d', ['collection text', 'id text', 'data jsonb', 'at text'])} RETURNING 1)
+   docs AS (INSERT INTO documents (database_id, collection, id, data, created_at, updated_at, version)
+            SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at, d.version FROM ${records('d', ['collection text', 'id text', 'data jsonb', 'at text', 'version bigint'])} RETURNING 1),
+   idem AS (UPDATE idempotency_keys k SET status = a.status, etag = a.etag, body = a.body
+            FROM ${records('a', ['scope text', 'key text', 'claimed_at text', 'status int', 'etag text', 'body text'])}
+            WHERE k.scope = a.scope AND k.key = a.key AND k.claimed_at = a.claimed_at AND k.status IS NULL RETURNING 1)
    SELECT 1`;
 
 /** An event as a row of `writePending`'s events (its JSON columns as JSON values, not text). */

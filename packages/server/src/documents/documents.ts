@@ -12,6 +12,7 @@ import { DocumentRules, type CachedRuleReads } from './rule-access.ts';
 import { documentRoutes } from './routes.ts';
 import { SearchBuilder } from './search-builds.ts';
 import type { Jobs } from '../infra/jobs.ts';
+import { IdempotencyKeys } from '../idempotency/keys.ts';
 
 /** What the documents feature needs from the app. */
 export interface DocumentsFeatureDeps {
@@ -31,7 +32,12 @@ export interface DocumentsFeatureDeps {
   cachedRuleReads?: CachedRuleReads;
   /** Keeps answers of lists until their database changes (page-cache.ts); absent: off. */
   pageCache?: PageCacheOptions;
+  /** Tests only: config.testCrashAfterCommitKey (idempotency/http.ts). */
+  crashAfterCommit?: string;
 }
+
+/** How often expired idempotency keys are pruned (they are kept 24 hours: idempotency/keys.ts). */
+const IDEMPOTENCY_PRUNE_MS = 10 * 60_000;
 
 /** How often an instance looks for search index builds to run (the instance that queued one starts it at once). */
 const SEARCH_BUILD_POLL_MS = 2000;
@@ -50,10 +56,22 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
   const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction, cursors, pages });
   const rules = new DocumentRules({ store, clock, cached: deps.cachedRuleReads });
   const searchBuilder = new SearchBuilder(store, log);
+  const idempotency = new IdempotencyKeys(store, clock);
   return {
     service,
-    routes: (app) => documentRoutes(app, { documents: service, rules, maxPageSize: limits.pageSize }),
+    routes: (app) =>
+      documentRoutes(app, {
+        documents: service,
+        rules,
+        maxPageSize: limits.pageSize,
+        idempotency,
+        batchOperations: limits.batchOperations,
+        crashAfterCommit: deps.crashAfterCommit,
+      }),
     start() {
+      deps.jobs.every('idempotency keys: prune', IDEMPOTENCY_PRUNE_MS, async () => {
+        while ((await idempotency.prune()) >= 1000);
+      });
       // Builds queued by another instance, or left unfinished by a stop, are picked up here.
       searchBuilder.start();
       deps.jobs.every('search index builds', SEARCH_BUILD_POLL_MS, () => searchBuilder.runOnce(), { firstAfterMs: 0 });

@@ -10,8 +10,9 @@ export interface DocumentRow {
   updated_at: string;
 }
 
-/** Reads one document by its key: `undefined` when there is none. */
-export type PointRead = (databaseId: string, collection: string, id: string) => Promise<DocumentRow | undefined>;
+/** Reads one document and its version (API.md §1.2) by its key: `undefined` when there is none. */
+export type PointRead = (databaseId: string, collection: string, id: string) => Promise<(DocumentRow & { version: string }) | undefined>;
+type Found = DocumentRow & { version: string };
 
 interface Key {
   databaseId: string;
@@ -38,21 +39,19 @@ const MAX_BATCH = 64;
  */
 export function pointReads(store: Store): PointRead {
   const { dialect } = store;
-  const one = `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${byId(dialect)}`;
-  const readOne: PointRead = (databaseId, collection, id) => store.get<DocumentRow>(one, [databaseId, collection, id]);
+  const one = `SELECT id, ${dialect.jsonText('data')} AS data, created_at, updated_at, CAST(version AS TEXT) AS version FROM documents WHERE ${byId(dialect)}`;
+  const readOne: PointRead = (databaseId, collection, id) => store.get<Found>(one, [databaseId, collection, id]);
   if (!dialect.jsonRecords) return readOne;
 
   // One fixed text for any number of keys: PostgreSQL keeps it as a named prepared statement.
-  const many = `SELECT k.i, d.id, ${dialect.jsonText('d.data')} AS data, d.created_at, d.updated_at
+  const many = `SELECT k.i, d.id, ${dialect.jsonText('d.data')} AS data, d.created_at, d.updated_at, CAST(d.version AS TEXT) AS version
     FROM ${dialect.jsonRecords('k', ['i int', 'db text', 'c text', 'id text'])}
     JOIN documents d ON d.database_id = k.db AND d.collection = k.c AND d.id = k.id`;
-  const loader = new DataLoader<Key, DocumentRow | undefined>(
+  const loader = new DataLoader<Key, Found | undefined>(
     async (keys) => {
       if (keys.length === 1) return [await readOne(keys[0].databaseId, keys[0].collection, keys[0].id)];
-      const rows = await store.all<DocumentRow & { i: number }>(many, [
-        JSON.stringify(keys.map((k, i) => ({ i, db: k.databaseId, c: k.collection, id: k.id }))),
-      ]);
-      const found = new Array<DocumentRow | undefined>(keys.length).fill(undefined);
+      const rows = await store.all<Found & { i: number }>(many, [JSON.stringify(keys.map((k, i) => ({ i, db: k.databaseId, c: k.collection, id: k.id })))]);
+      const found = new Array<Found | undefined>(keys.length).fill(undefined);
       for (const row of rows) found[row.i] = row;
       return found;
     },

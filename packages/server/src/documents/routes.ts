@@ -9,6 +9,8 @@ import { checkCollection } from './names.ts';
 import {
   BulkBody,
   BulkResponse,
+  PatchBody,
+  PreconditionFailedResponse,
   CollectionParams,
   CollectionsResponse,
   DocumentBody,
@@ -19,6 +21,11 @@ import {
   listQuerySchema,
 } from './schemas.ts';
 import { errorResponses, NoContent } from '../http/error-schema.ts';
+import { answerIdempotently, type Caller, type Recorder } from '../idempotency/http.ts';
+import type { IdempotencyKeys } from '../idempotency/keys.ts';
+import { etagOf, noneMatchHits, parseIfMatch } from './preconditions.ts';
+import type { Written } from './versions.ts';
+import { batchRoute } from './batch-route.ts';
 
 /** The service answers documents as ready JSON text (document-json.ts): sent as is, not serialised again. */
 const json = (reply: FastifyReply, status: number, text: string) => reply.code(status).type('application/json; charset=utf-8').send(text);
@@ -49,7 +56,27 @@ const sessionToken = (request: FastifyRequest): string | undefined => {
  * `read_only_key` (or 401 `invalid_session`) whatever its body, as before rules existed. A secret
  * key or an operator skips the hook without a query: rules never bind them.
  */
-export function documentRoutes(app: FastifyInstance, deps: { documents: DocumentsService; rules: DocumentRules; maxPageSize: number }): void {
+export interface DocumentRoutesDeps {
+  documents: DocumentsService;
+  rules: DocumentRules;
+  maxPageSize: number;
+  /** Idempotency keys of the writing routes (API.md §1.2). */
+  idempotency: IdempotencyKeys;
+  /** LIMIT_BATCH_OPERATIONS. */
+  batchOperations: number;
+  /** Tests only: config.testCrashAfterCommitKey. */
+  crashAfterCommit?: string;
+}
+
+/** A single document's answer as an idempotency key records it: its JSON and `ETag`, or 204 with neither. */
+const answerOf = (status: number, w: Written) =>
+  w.json === undefined ? { status: 204, body: null, etag: null } : { status, body: w.json as string, etag: etagOf(w.version) };
+
+/** The recorder of a route's answer, given the service's result. */
+const recording = <T>(record: Recorder, answer: (result: T) => { status: number; body: string | null; etag: string | null }) =>
+  record === undefined ? undefined : (tx: Parameters<NonNullable<Recorder>>[0], result: T) => record(tx, answer(result));
+
+export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): void {
   // Request types come from the route schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { documents } = deps;
@@ -59,6 +86,21 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
   const granted = new WeakMap<FastifyRequest, Scopes>();
   /** What rules let this request do (undefined: a secret key or an operator, whom rules don't bind). */
   const scopes = (request: FastifyRequest) => granted.get(request);
+  /** Who an Idempotency-Key belongs to (§1.2): the operator, the database (secret key), the signed-in user, or the public key. */
+  const callerOf = (request: FastifyRequest) => async (): Promise<Caller> => {
+    const p = principalOf(request);
+    if (p.operatorId) return { scope: `operator:${p.operatorId}:${p.databaseId}`, databaseId: p.databaseId };
+    if (p.kind === 'secret') return { scope: `database:${p.databaseId}`, databaseId: p.databaseId };
+    const token = sessionToken(request);
+    const user = token ? await (scopes(request)?.user() ?? deps.rules.sessionUser(p.databaseId, token)) : undefined;
+    return user ? { scope: `user:${p.databaseId}:${user.id}`, databaseId: p.databaseId } : { scope: `key:${p.keyId}`, databaseId: p.databaseId };
+  };
+  /** Runs a write under the request's Idempotency-Key, if any. */
+  const idempotently = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    run: (record: Recorder) => Promise<{ status: number; body: string | null; etag: string | null }>,
+  ) => answerIdempotently(deps.idempotency, request, reply, callerOf(request), run, deps.crashAfterCommit);
   // A callback hook: a secret key or an operator (nearly every request) passes with no promise.
   const ruled =
     (operation: Operation): preParsingHookHandler =>
@@ -88,12 +130,18 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
         summary: 'Insert a document',
         params: CollectionParams,
         body: DocumentBody,
-        response: { 201: DocumentSchema, ...errors, ...errorResponses(409, 413) },
+        response: { 201: DocumentSchema, ...errors, ...errorResponses(409, 413, 422) },
       },
     },
-    async (request, reply) => {
-      return json(reply, 201, await documents.create(principalOf(request).databaseId, request.params.collection, request.body, scopes(request)?.operation));
-    },
+    async (request, reply) =>
+      idempotently(request, reply, async (record) =>
+        answerOf(
+          201,
+          await documents.create(principalOf(request).databaseId, request.params.collection, request.body, scopes(request)?.operation, {
+            record: recording(record, (w: Written) => answerOf(201, w)),
+          }),
+        ),
+      ),
   );
 
   api.get(
@@ -120,14 +168,28 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
       config: access,
       preParsing: ruled('read'),
       preValidation: collectionName,
-      schema: { tags, summary: 'Get a document', params: DocumentParams, querystring: GetQuery, response: { 200: DocumentSchema, ...errors } },
+      schema: {
+        tags,
+        summary: 'Get a document',
+        description: 'ETag: the version. If-None-Match naming it: 304 with no body.',
+        params: DocumentParams,
+        querystring: GetQuery,
+        response: { 200: DocumentSchema, 304: NoContent, ...errors },
+      },
     },
-    async (request, reply) =>
-      json(
-        reply,
-        200,
-        await documents.get(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request)?.operation, request.query.fields),
-      ),
+    async (request, reply) => {
+      const found = await documents.get(
+        principalOf(request).databaseId,
+        request.params.collection,
+        request.params.id,
+        scopes(request)?.operation,
+        request.query.fields,
+      );
+      reply.header('etag', etagOf(found.version));
+      // After the rules' 404 (§1.2's order): a 304 tells only what the caller may read.
+      if (noneMatchHits(request.headers['if-none-match'], found.version)) return reply.code(304).send();
+      return json(reply, 200, found.json!);
+    },
   );
 
   api.patch(
@@ -138,16 +200,25 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
       preValidation: collectionName,
       schema: {
         tags,
-        summary: 'Update a document (JSON Merge Patch)',
+        summary: 'Update a document (JSON Merge Patch, or an update document of operators such as $inc)',
         params: DocumentParams,
-        body: DocumentBody,
-        description: "204 with no body: the update was applied, but the collection's read rule hides the result from this public-key caller.",
-        response: { 200: DocumentSchema, 204: NoContent, ...errors, ...errorResponses(413) },
+        body: PatchBody,
+        description:
+          "A merge patch, or an update document whose top-level keys are all operators ($set, $unset, $inc, $min, $max, $push, $addToSet, $pull, $currentDate). If-Match: 412 unless the current version is named. 204 with no body: the update was applied, but the collection's read rule hides the result from this public-key caller.",
+        response: { 200: DocumentSchema, 204: NoContent, ...errors, ...errorResponses(409, 413, 422), 412: PreconditionFailedResponse },
       },
     },
     async (request, reply) => {
-      const updated = await documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body, scopes(request));
-      return updated === undefined ? reply.code(204).send() : json(reply, 200, updated);
+      const ifMatch = parseIfMatch(request.headers['if-match']);
+      return idempotently(request, reply, async (record) =>
+        answerOf(
+          200,
+          await documents.patch(principalOf(request).databaseId, request.params.collection, request.params.id, request.body, scopes(request), {
+            ifMatch,
+            record: recording(record, (w: Written) => answerOf(200, w)),
+          }),
+        ),
+      );
     },
   );
 
@@ -157,11 +228,24 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
       config: access,
       preParsing: ruled('delete'),
       preValidation: collectionName,
-      schema: { tags, summary: 'Delete a document', params: DocumentParams, response: { 204: NoContent, ...errors } },
+      schema: {
+        tags,
+        summary: 'Delete a document',
+        description: 'If-Match: 412 unless the current version is named.',
+        params: DocumentParams,
+        response: { 204: NoContent, ...errors, ...errorResponses(409, 422), 412: PreconditionFailedResponse },
+      },
     },
     async (request, reply) => {
-      await documents.delete(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request));
-      return reply.code(204).send();
+      const ifMatch = parseIfMatch(request.headers['if-match']);
+      const gone = { status: 204, body: null, etag: null };
+      return idempotently(request, reply, async (record) => {
+        await documents.delete(principalOf(request).databaseId, request.params.collection, request.params.id, scopes(request), {
+          ifMatch,
+          record: recording(record, () => gone),
+        });
+        return gone;
+      });
     },
   );
 
@@ -176,16 +260,18 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
         summary: 'Insert several documents, all or nothing',
         params: CollectionParams,
         body: BulkBody,
-        response: { 201: BulkResponse, ...errors, ...errorResponses(409, 413) },
+        response: { 201: BulkResponse, ...errors, ...errorResponses(409, 413, 422) },
       },
     },
-    async (request, reply) => {
-      return json(
-        reply,
-        201,
-        await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents, scopes(request)?.operation),
-      );
-    },
+    async (request, reply) =>
+      idempotently(request, reply, async (record) => {
+        const bulk = (body: string) => ({ status: 201, body, etag: null });
+        return bulk(
+          await documents.bulkCreate(principalOf(request).databaseId, request.params.collection, request.body.documents, scopes(request)?.operation, {
+            record: recording(record, bulk),
+          }),
+        );
+      }),
   );
 
   api.get(
@@ -205,4 +291,6 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
       return { collections: await documents.collections(databaseId, shown) };
     },
   );
+
+  batchRoute(api, { ...deps, callerOf, sessionToken });
 }

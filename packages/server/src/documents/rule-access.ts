@@ -19,6 +19,7 @@ import {
 } from '../rules/rules.ts';
 import type { Store } from '../store/store.ts';
 import { settingsAndSessionUser } from './rule-user.ts';
+import { splitUpdateRule } from '../rules/fields-rule.ts';
 import { ruleUserOf } from '../rules/user-row.ts';
 import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
@@ -45,6 +46,10 @@ export interface Scopes {
   operation: Scope;
   /** Update and delete: what the read rule lets the caller see (a document it hides is 404). */
   read?: Scope;
+  /** Update under a `{ "when", "fields" }` rule (§10, third version): the only top-level fields it may change. */
+  fields?: string[];
+  /** The request's signed-in user, if its session is live (looked up on demand: an Idempotency-Key's caller, §1.2). */
+  user(): Promise<RuleUser | undefined>;
 }
 
 const EVERY: Scope = { matches: () => true, namesId: false };
@@ -173,7 +178,7 @@ export class DocumentRules {
     const read = await this.reads(databaseId, sessionToken);
     if (!read) throw notFound(`Database '${databaseId}' not found`);
     const rules = rulesOfSettings(read.settings);
-    const rule = ruleFor(rules, collection, operation);
+    const { rule, fields } = splitUpdateRule(ruleFor(rules, collection, operation));
     const readRule = operation === 'update' || operation === 'delete' ? ruleFor(rules, collection, 'read') : undefined;
     const anonymous = resolveRule(rule, undefined);
     if (anonymous.kind === 'none') throw refused(collection, operation);
@@ -185,7 +190,14 @@ export class DocumentRules {
     return {
       operation: scopeFor(rule, user),
       read: readRule === undefined ? undefined : scopeFor(readRule, user),
+      fields,
+      user: user ? async () => user : read.user,
     };
+  }
+
+  /** The signed-in user of a public-key request's session, if live (an Idempotency-Key's caller, §1.2). */
+  async sessionUser(databaseId: string, sessionToken: string): Promise<RuleUser | undefined> {
+    return (await this.reads(databaseId, sessionToken))?.user();
   }
 
   /** `GET /collections` with a public key: the collections whose read rule is `true` (§10). */

@@ -61,3 +61,37 @@ export const GetQuery = Type.Object({
 export const CollectionsResponse = Type.Object({
   collections: Type.Array(Type.Object({ name: Type.String(), count: Type.Integer() })),
 });
+
+/** A field path (`stats.views`) → an operand, as an update operator takes them. */
+const pathsOf = <T extends import('@sinclair/typebox').TSchema>(operand: T, description: string) =>
+  Type.Optional(Type.Record(Type.String(), operand, { description }));
+const AnyValue = Type.Unknown();
+const Each = Type.Union([AnyValue, Type.Object({ $each: Type.Array(AnyValue) })]);
+
+/** An update document (API.md §1.2): every top-level key an operator, each over field paths. */
+export const UpdateDocument = Type.Object(
+  {
+    $set: pathsOf(AnyValue, 'Sets each path to the value'),
+    $unset: pathsOf(Type.Literal(true), 'Removes each path'),
+    $inc: pathsOf(Type.Number(), 'Adds the number (a missing field starts from 0)'),
+    $min: pathsOf(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), 'Sets the value if lower, or missing'),
+    $max: pathsOf(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), 'Sets the value if higher, or missing'),
+    $push: pathsOf(Each, 'Appends to the array'),
+    $addToSet: pathsOf(Each, 'Appends each value not already present'),
+    $pull: pathsOf(AnyValue, 'Removes every element equal to the scalar or matching the condition'),
+    $currentDate: pathsOf(Type.Literal(true), "Sets the write's time as an ISO string"),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'An update document: operators over field paths' },
+);
+
+/** A PATCH body: a JSON Merge Patch or an update document. */
+export const PatchBody = Type.Union([UpdateDocument, DocumentBody]);
+
+/** A 412 (API.md §1.2): the error and the current document. */
+export const PreconditionFailedResponse = Type.Object(
+  {
+    error: Type.Object({ code: Type.String(), message: Type.String() }),
+    document: DocumentSchema,
+  },
+  { description: 'The current version is in the ETag header' },
+);

@@ -5,8 +5,11 @@ import { isoAt } from '../auth/tokens.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
 import type { JsonSql, Param, Store, Transaction } from '../store/store.ts';
-import { appendChanges, changeGroup, deferDocuments } from '../changes/append.ts';
+import { appendChanges, changeGroup, deferDocuments, nextEventId } from '../changes/append.ts';
 import type { ChangeEvent, ChangeListener, NewChange } from '../changes/events.ts';
+import { preconditionFailed, satisfies, type IfMatch } from './preconditions.ts';
+import { applyUpdate, parseUpdate } from './update-operators.ts';
+import { VersionStamp, changedOutside, type VersionedRow, type WriteOptions, type WriteStep, type Written } from './versions.ts';
 import type { AutoIndexer } from './indexes.ts';
 import { checkDocumentId, isDocumentId } from './names.ts';
 import { checkFields } from './fields.ts';
@@ -141,7 +144,9 @@ function userFields(body: JsonObject): JsonObject {
  */
 function checkCreate(scope: Scope, doc: Document, ownId: boolean, collection: string, index?: number): void {
   const which = index === undefined ? 'The document' : `Document ${index} of the bulk`;
-  if (ownId && !scope.namesId) {
+  // Third version: a UUID in canonical lower-case form is allowed whatever the rule says about `id`
+  // (an offline replica makes its own ids, §3.1); it reveals nothing a guess could find.
+  if (ownId && !scope.namesId && !CANONICAL_UUID.test(doc.id)) {
     throw new ApiError(
       'forbidden',
       `${which} carries its own id, which the create rule of collection '${collection}' does not allow: let the service choose it`,
@@ -149,6 +154,9 @@ function checkCreate(scope: Scope, doc: Document, ownId: boolean, collection: st
   }
   if (!scope.matches(doc)) throw new ApiError('forbidden', `${which} is not allowed by the create rule of collection '${collection}'`);
 }
+
+/** A UUID as RFC 9562 writes it, lower-case (API.md §10, third version). */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The stored document is one the operation's rule and the read rule both match (else: 404, as if it did not exist). */
 const visible = (scopes: Scopes, doc: Document) => scopes.operation.matches(doc) && (scopes.read?.matches(doc) ?? true);
@@ -169,6 +177,8 @@ interface NewDocument {
   text: string;
   generated: boolean;
 }
+/** A new document with the version its insert stamps. */
+type VersionedNew = NewDocument & { version: string };
 
 /**
  * Per shared transaction of a commit group (its state object), what each write hook prefetched:
@@ -239,20 +249,15 @@ export class DocumentsService {
    * Runs a writing transaction: the change, its hooks' reads, the change log, the hooks' writes;
    * announces the changes after COMMIT. In the database's commit group: on PostgreSQL the writes
    * of a database waiting together share one transaction and one COMMIT (changes/append.ts).
+   * `record`: runs last inside the transaction with the answer (an idempotency key's, §1.2).
    */
-  private async write<T>(databaseId: string, fn: (tx: Transaction) => Promise<{ result: T; changes: NewChange[] }>): Promise<T> {
+  private async write<T>(databaseId: string, fn: WriteStep<T>, record?: (tx: Transaction, result: T) => Promise<void>): Promise<T> {
     return this.store.transaction(
       async (tx) => {
-        const { result, changes } = await fn(tx);
-        await indexChanges(tx, this.store.dialect, databaseId, changes);
-        const hooks: Array<{ hook: WriteHook; prefetched: unknown }> = [];
-        for (const hook of this.deps.inTransaction ?? []) {
-          const prefetched = await prefetchOnce(hook, tx, databaseId);
-          if (prefetched !== undefined) hooks.push({ hook, prefetched });
-        }
-        const events = await appendChanges(tx, this.store.dialect, databaseId, changes);
-        for (const { hook, prefetched } of hooks) await hook.apply(tx, prefetched, events);
-        if (events.length) tx.afterCommit(() => this.deps.onChange(events));
+        const stamp = new VersionStamp(await nextEventId(tx, this.store.dialect, databaseId));
+        const { result, changes } = await fn(tx, stamp);
+        await this.logChanges(tx, databaseId, changes, stamp);
+        if (record) await record(tx, result);
         return result;
       },
       changeGroup(databaseId, this.store.dialect),
@@ -260,18 +265,54 @@ export class DocumentsService {
   }
 
   /**
+   * Runs several steps in one transaction of the database's commit group, each seeing the ones
+   * before it, their events numbered in step order (API.md §1.2 batch): all committed or none.
+   */
+  async writeAll<T>(databaseId: string, steps: Array<WriteStep<T>>, record?: (tx: Transaction, results: T[]) => Promise<void>): Promise<T[]> {
+    return this.store.transaction(
+      async (tx) => {
+        const stamp = new VersionStamp(await nextEventId(tx, this.store.dialect, databaseId));
+        const results: T[] = [];
+        for (const step of steps) {
+          const { result, changes } = await step(tx, stamp);
+          await this.logChanges(tx, databaseId, changes, stamp);
+          results.push(result);
+        }
+        if (record) await record(tx, results);
+        return results;
+      },
+      changeGroup(databaseId, this.store.dialect),
+    );
+  }
+
+  /** A step's changes into the search index, the hooks and the change log, with the versions its writes stamped. */
+  private async logChanges(tx: Transaction, databaseId: string, changes: NewChange[], stamp: VersionStamp): Promise<void> {
+    await indexChanges(tx, this.store.dialect, databaseId, changes);
+    const hooks: Array<{ hook: WriteHook; prefetched: unknown }> = [];
+    for (const hook of this.deps.inTransaction ?? []) {
+      const prefetched = await prefetchOnce(hook, tx, databaseId);
+      if (prefetched !== undefined) hooks.push({ hook, prefetched });
+    }
+    const events = await appendChanges(tx, this.store.dialect, databaseId, changes);
+    stamp.check(events);
+    for (const { hook, prefetched } of hooks) await hook.apply(tx, prefetched, events);
+    if (events.length) tx.afterCommit(() => this.deps.onChange(events));
+  }
+
+  /**
    * Inserts documents (all or nothing); 409 when an id is taken. In a commit group, documents whose
    * ids the service generated go in at the group's end, all in one statement (changes/append.ts
-   * deferDocuments): their ids cannot be taken, so nothing here waits for an answer.
+   * deferDocuments): their ids cannot be taken, so nothing here waits for an answer. `now`: a
+   * batch's later steps must find the rows, so it inserts them at once.
    */
-  private async insert(tx: Transaction, databaseId: string, collection: string, items: NewDocument[], now: string) {
-    if (items.every((d) => d.generated) && deferDocuments(tx, databaseId, collection, items, now)) return;
+  private async insert(tx: Transaction, databaseId: string, collection: string, items: VersionedNew[], now: string, defer = true) {
+    if (defer && items.every((d) => d.generated) && deferDocuments(tx, databaseId, collection, items, now)) return;
     const jp = this.store.dialect.jsonParam;
     for (let start = 0; start < items.length; start += 500) {
       const chunk = items.slice(start, start + 500);
-      const params: Param[] = chunk.flatMap((d) => [databaseId, collection, d.id, d.text, now, now]);
+      const params: Param[] = chunk.flatMap((d) => [databaseId, collection, d.id, d.text, now, now, d.version]);
       const inserted = await tx.all<{ id: string }>(
-        `INSERT INTO documents (database_id, collection, id, data, created_at, updated_at) VALUES ${chunk.map(() => `(?, ?, ?, ${jp}, ?, ?)`).join(', ')}
+        `INSERT INTO documents (database_id, collection, id, data, created_at, updated_at, version) VALUES ${chunk.map(() => `(?, ?, ?, ${jp}, ?, ?, ?)`).join(', ')}
          ON CONFLICT (database_id, collection, id) DO NOTHING RETURNING id`,
         params,
       );
@@ -284,22 +325,28 @@ export class DocumentsService {
   }
 
   /** Inserts one document; `scope`: a public key's create rule, checked before anything is written. */
-  async create(databaseId: string, collection: string, body: unknown, scope?: Scope): Promise<DocumentJson> {
+  async create(databaseId: string, collection: string, body: unknown, scope?: Scope, options: WriteOptions<Written> = {}): Promise<Written> {
+    return this.write(databaseId, this.createStep(databaseId, collection, body, scope, true), options.record);
+  }
+
+  /** The step of a create (also a batch's `create`): checks first, then the insert; `defer`: may wait for the group's end. */
+  createStep(databaseId: string, collection: string, body: unknown, scope: Scope | undefined, defer: boolean): WriteStep<Written> {
     const item = this.prepareNew(body);
     const now = this.now();
     const doc = toDocument(item.id, item.data, now, now);
     if (scope) checkCreate(scope, doc, (body as JsonObject).id !== undefined, collection);
-    return this.write(databaseId, async (tx) => {
-      await this.insert(tx, databaseId, collection, [item], now);
+    return async (tx, stamp) => {
+      const version = stamp.take();
+      await this.insert(tx, databaseId, collection, [{ ...item, version }], now, defer);
       return {
-        result: documentJson(item.id, item.text, now, now),
+        result: { json: documentJson(item.id, item.text, now, now), version },
         changes: [{ collection, type: 'document.created', document: doc, previous: null, timestamp: now }],
       };
-    });
+    };
   }
 
   /** Inserts documents all or nothing; answers `{"documents":[…]}` as JSON text. `scope`: as for create, every document. */
-  async bulkCreate(databaseId: string, collection: string, bodies: unknown[], scope?: Scope): Promise<string> {
+  async bulkCreate(databaseId: string, collection: string, bodies: unknown[], scope?: Scope, options: WriteOptions<string> = {}): Promise<string> {
     if (bodies.length > this.deps.limits.bulkDocuments) {
       throw new ApiError(
         'payload_too_large',
@@ -312,77 +359,146 @@ export class DocumentsService {
     const docs = items.map((d) => toDocument(d.id, d.data, now, now));
     if (scope) for (const [i, doc] of docs.entries()) checkCreate(scope, doc, (bodies[i] as JsonObject).id !== undefined, collection, i);
     const result = `{"documents":${documentArrayJson(items.map((d) => documentJson(d.id, d.text, now, now)))}}`;
-    if (docs.length === 0) return result;
-    return this.write(databaseId, async (tx) => {
-      await this.insert(tx, databaseId, collection, items, now);
-      return { result, changes: docs.map((document) => ({ collection, type: 'document.created' as const, document, previous: null, timestamp: now })) };
-    });
+    if (docs.length === 0) {
+      if (options.record) await this.store.transaction((tx) => options.record!(tx, result));
+      return result;
+    }
+    return this.write(
+      databaseId,
+      async (tx, stamp) => {
+        // One event per document in input order, consecutive ids: the versions taken in that order.
+        await this.insert(
+          tx,
+          databaseId,
+          collection,
+          items.map((d) => ({ ...d, version: stamp.take() })),
+          now,
+        );
+        return { result, changes: docs.map((document) => ({ collection, type: 'document.created' as const, document, previous: null, timestamp: now })) };
+      },
+      options.record,
+    );
   }
 
-  /** One document; `read`: a public key's read rule (a document it does not match is 404); `fields`: a projection (§1.1). */
-  async get(databaseId: string, collection: string, id: string, read?: Scope, fields?: string): Promise<DocumentJson> {
+  /** One document and its version; `read`: a public key's read rule (a document it does not match is 404); `fields`: a projection (§1.1). */
+  async get(databaseId: string, collection: string, id: string, read?: Scope, fields?: string): Promise<Written> {
     const projection = parseProjection(fields);
     if (!isDocumentId(id)) throw missing(collection, id);
     const row = await this.readById(databaseId, collection, id);
     if (!row || (read?.filter && !read.matches(fromRow(row)))) throw missing(collection, id);
-    return shownRow(row, projection);
+    return { json: shownRow(row, projection), version: row.version };
   }
 
   /**
-   * JSON Merge Patch of one document (§1). Under a public key's rules (§10), checked on the
+   * A PATCH of one document (§1, §1.2): a JSON Merge Patch, or an update document of operators
+   * applied to the locked current version. Under a public key's rules (§10), checked on the
    * locked current version: a document the update or read rule does not match is 404; a result
    * the update rule does not match is 403 `forbidden`; a result the read rule hides is written
-   * and answered as undefined (204, no body).
+   * and answered without a document (204, no body). `ifMatch`: 412 unless the current version is named.
    */
-  async patch(databaseId: string, collection: string, id: string, patch: unknown, scopes?: Scopes): Promise<DocumentJson | undefined> {
+  async patch(databaseId: string, collection: string, id: string, body: unknown, scopes?: Scopes, options: WriteOptions<Written> = {}): Promise<Written> {
+    return this.write(databaseId, this.updateStep(databaseId, collection, id, body, scopes, options.ifMatch), options.record);
+  }
+
+  /** The step of a PATCH (also a batch's `update`): the body is checked before the transaction. */
+  updateStep(databaseId: string, collection: string, id: string, patch: unknown, scopes: Scopes | undefined, ifMatch?: IfMatch): WriteStep<Written> {
     if (!isObject(patch)) throw new ApiError('validation_failed', 'A merge patch is a JSON object', [{ path: '/', message: 'must be an object' }]);
-    checkFields(patch);
-    if (patch.id !== undefined && patch.id !== id) {
-      throw new ApiError('validation_failed', 'The body id must equal the path id', [{ path: '/id', message: 'must equal the id in the path' }]);
+    const update = parseUpdate(patch);
+    if (!update) {
+      checkFields(patch);
+      if (patch.id !== undefined && patch.id !== id) {
+        throw new ApiError('validation_failed', 'The body id must equal the path id', [{ path: '/id', message: 'must equal the id in the path' }]);
+      }
     }
     if (!isDocumentId(id)) throw missing(collection, id);
-    const changes = userFields(patch);
-    const { jsonText, jsonParam, lockRows } = this.store.dialect;
-    return this.write(databaseId, async (tx) => {
-      const row = await tx.get<DocumentRow>(
-        `SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${this.oneDocument}${lockRows}`,
-        [databaseId, collection, id],
-      );
+    const changes = update ? undefined : userFields(patch);
+    const { jsonParam } = this.store.dialect;
+    return async (tx, stamp) => {
+      const row = await this.lockedRow(tx, databaseId, collection, id);
       if (!row) throw missing(collection, id);
       const before = fromRow(row);
       if (scopes && !visible(scopes, before)) throw missing(collection, id);
-      const data = mergePatch(JSON.parse(row.data), changes) as JsonObject;
-      const text = this.serialize(data);
+      if (ifMatch && !satisfies(ifMatch, row.version)) throw preconditionFailed(row.version, before, `Document '${id}'`);
       const now = this.now();
+      const current = JSON.parse(row.data) as JsonObject;
+      const data = update ? applyUpdate(current, update, now) : (mergePatch(current, changes) as JsonObject);
       const doc = toDocument(id, data, row.created_at, now);
       if (scopes && !scopes.operation.matches(doc)) {
         throw new ApiError('forbidden', `The update rule of collection '${collection}' does not allow the document this update would make`);
       }
-      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ? WHERE ${this.oneDocument}`, [text, now, databaseId, collection, id]);
+      if (scopes?.fields && changedOutside(before, doc, scopes.fields)) {
+        throw new ApiError('forbidden', `The update rule of collection '${collection}' lets this update change only ${scopes.fields.join(', ')}`);
+      }
+      const text = this.serialize(data);
+      const version = stamp.take();
+      await tx.run(`UPDATE documents SET data = ${jsonParam}, updated_at = ?, version = ? WHERE ${this.oneDocument}`, [
+        text,
+        now,
+        version,
+        databaseId,
+        collection,
+        id,
+      ]);
       const hidden = scopes?.read !== undefined && !scopes.read.matches(doc);
-      const result = hidden ? undefined : documentJson(id, text, row.created_at, now);
-      return { result, changes: [{ collection, type: 'document.updated', document: doc, previous: before, timestamp: now }] };
-    });
+      return {
+        result: { json: hidden ? undefined : documentJson(id, text, row.created_at, now), version },
+        changes: [{ collection, type: 'document.updated', document: doc, previous: before, timestamp: now }],
+      };
+    };
   }
 
-  /** Deletes one document; under a public key's rules (§10), one the delete or read rule does not match is 404. */
-  async delete(databaseId: string, collection: string, id: string, scopes?: Scopes): Promise<void> {
-    if (!isDocumentId(id)) throw missing(collection, id);
+  /** The current row of a document, locked until COMMIT, with its version. */
+  private lockedRow(tx: Transaction, databaseId: string, collection: string, id: string): Promise<VersionedRow | undefined> {
     const { jsonText, lockRows } = this.store.dialect;
+    return tx.get<VersionedRow>(
+      `SELECT id, ${jsonText('data')} AS data, created_at, updated_at, CAST(version AS TEXT) AS version FROM documents WHERE ${this.oneDocument}${lockRows}`,
+      [databaseId, collection, id],
+    );
+  }
+
+  /** Deletes one document; under a public key's rules (§10), one the delete or read rule does not match is 404; `ifMatch`: 412 unless named. */
+  async delete(databaseId: string, collection: string, id: string, scopes?: Scopes, options: WriteOptions<Written | undefined> = {}): Promise<void> {
+    await this.write(databaseId, this.deleteStep(databaseId, collection, id, scopes, options.ifMatch), options.record);
+  }
+
+  /** The step of a DELETE (also a batch's `delete`). */
+  deleteStep(databaseId: string, collection: string, id: string, scopes: Scopes | undefined, ifMatch?: IfMatch): WriteStep<undefined> {
+    if (!isDocumentId(id)) throw missing(collection, id);
+    const { jsonText } = this.store.dialect;
     const key = [databaseId, collection, id];
-    await this.write(databaseId, async (tx) => {
-      // Under rules the current version is read (and locked) first, and judged before it goes.
-      const row = scopes
-        ? await tx.get<DocumentRow>(`SELECT id, ${jsonText('data')} AS data, created_at, updated_at FROM documents WHERE ${this.oneDocument}${lockRows}`, key)
+    return async (tx, stamp) => {
+      // Under rules or a precondition the current version is read (and locked) first, and judged before it goes.
+      const judged = scopes !== undefined || ifMatch !== undefined;
+      const row = judged
+        ? await this.lockedRow(tx, databaseId, collection, id)
         : await tx.get<DocumentRow>(`DELETE FROM documents WHERE ${this.oneDocument} RETURNING id, ${jsonText('data')} AS data, created_at, updated_at`, key);
       if (!row) throw missing(collection, id);
       const doc = fromRow(row);
-      if (scopes) {
-        if (!visible(scopes, doc)) throw missing(collection, id);
+      if (judged) {
+        if (scopes && !visible(scopes, doc)) throw missing(collection, id);
+        const version = (row as VersionedRow).version;
+        if (ifMatch && !satisfies(ifMatch, version)) throw preconditionFailed(version, doc, `Document '${id}'`);
         await tx.run(`DELETE FROM documents WHERE ${this.oneDocument}`, key);
       }
+      stamp.take();
       return { result: undefined, changes: [{ collection, type: 'document.deleted', document: doc, previous: null, timestamp: this.now() }] };
-    });
+    };
+  }
+
+  /**
+   * A batch's `check` (§1.2): the document as GET would see it (404 when missing or hidden by the
+   * read rule), read and locked in the batch's transaction; 412 at another version. Writes nothing.
+   */
+  checkStep(databaseId: string, collection: string, id: string, read: Scope | undefined, ifMatch: IfMatch): WriteStep<Written> {
+    if (!isDocumentId(id)) throw missing(collection, id);
+    return async (tx) => {
+      const row = await this.lockedRow(tx, databaseId, collection, id);
+      if (!row) throw missing(collection, id);
+      const doc = fromRow(row);
+      if (read && !read.matches(doc)) throw missing(collection, id);
+      if (!satisfies(ifMatch, row.version)) throw preconditionFailed(row.version, doc, `Document '${id}'`);
+      return { result: { json: undefined, version: row.version }, changes: [] };
+    };
   }
 
   /**

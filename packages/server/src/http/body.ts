@@ -4,6 +4,11 @@ import { parseJsonBody } from '../json/parse.ts';
 
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
 
+/** The bytes of each parsed JSON body, as text (an Idempotency-Key's fingerprint hashes them: idempotency/http.ts). */
+const rawBodies = new WeakMap<object, string>();
+/** The JSON body of a request as it arrived; '' when it had none. */
+export const rawJsonBody = (request: object): string => rawBodies.get(request) ?? '';
+
 /**
  * Routes whose bodies are a few fields (credentials, a URL, a list of names): they take
  * `smallBodyBytes`, not the 16 MiB a bulk insert needs, so an anonymous caller (sign-in takes a
@@ -32,6 +37,7 @@ export function installBodyParsing(app: FastifyInstance, opts: { maxDepth: numbe
       // An empty body with a JSON content type is no body on a route that takes none (clients
       // send the header on a bodyless POST such as sign-out); elsewhere it is not JSON.
       const bodyless = (body as string).trim() === '' && !request.routeOptions.schema?.body;
+      rawBodies.set(request, body as string);
       done(null, bodyless ? undefined : parseJsonBody(body as string, opts.maxDepth));
     } catch (e) {
       done(e as Error, undefined);

@@ -10,11 +10,13 @@ import type { FastifyInstance } from 'fastify';
  * strictPreflight off) but rebuilt its options object, joined the header lists and made a
  * closure on every request: with one fixed policy the headers are constants.
  */
-const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+// API.md §0 (third version): what scripts may read, and the request headers they may send.
+const EXPOSED_HEADERS =
+  'ETag, Idempotent-Replayed, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Content-Range, Content-Disposition';
 
 const PREFLIGHT = {
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE',
-  'access-control-allow-headers': 'Authorization, Content-Type, X-Session-Token, X-Database-Id',
+  'access-control-allow-headers': 'Authorization, Content-Type, X-Session-Token, X-Database-Id, If-Match, If-None-Match, Idempotency-Key, Range',
   'access-control-max-age': '600',
 };
 

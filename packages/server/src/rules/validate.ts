@@ -1,3 +1,4 @@
+import { fieldsRuleProblems, isFieldsRule } from './fields-rule.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject } from '../json/merge-patch.ts';
 import { compileFilter } from '../documents/query.ts';
@@ -93,7 +94,11 @@ export function validateRules(value: unknown, at = '/rules'): Rules {
       for (const [operation, rule] of Object.entries(entry)) {
         const rulePath = `${path}/${escapePointer(operation)}`;
         if (!OPERATION_NAMES.has(operation)) details.push({ path: rulePath, message: 'is not an operation: use read, create, update or delete' });
-        else for (const message of ruleProblems(rule)) details.push({ path: rulePath, message });
+        else {
+          // Third version: an update rule may also be `{ "when", "fields" }` (rules/fields-rule.ts).
+          const problems = operation === 'update' && isFieldsRule(rule) ? fieldsRuleProblems(rule, ruleProblems) : ruleProblems(rule);
+          for (const message of problems) details.push({ path: rulePath, message });
+        }
       }
     }
   }

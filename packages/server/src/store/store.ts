@@ -156,6 +156,12 @@ export interface Dialect {
   readonly lockRows: string;
   /** Appended to a SELECT that claims queue rows: locks them and skips rows another transaction holds ('' where writers are serial). */
   readonly claimRows: string;
+  /**
+   * Whether the store runs writing transactions one at a time (SQLite's one writer): then a row
+   * written inside a transaction is as good as a claim committed before it, since no other writer
+   * runs meanwhile (idempotency/keys.ts). False where writers run concurrently (PostgreSQL).
+   */
+  readonly serialWriters: boolean;
   /** Whether INSERT/UPDATE may appear inside WITH (several writes in one statement, one round trip). */
   readonly writableCte: boolean;
   /** Selects a JSON column as text. */

@@ -131,7 +131,10 @@ forEachStore('private todos: two users under owner rules', (kind) => {
       'forbidden',
       'bulk',
     );
-    assertError(await annC.request('POST', '/todos/docs', { body: { id: bobTodos[0].id, owner: ann.user.id } }), 403, 'forbidden', "bob's id");
+    // Third version (§10): a canonical UUID id is allowed whatever the create rule says about id, so
+    // bob's (random UUIDv7) id is a duplicate, 409; an id of another form still needs a rule naming id.
+    assertError(await annC.request('POST', '/todos/docs', { body: { id: bobTodos[0].id, owner: ann.user.id } }), 409, 'conflict', "bob's id");
+    assertError(await annC.request('POST', '/todos/docs', { body: { id: 'bobs-todo', owner: ann.user.id } }), 403, 'forbidden', 'an own id');
     assert.deepEqual(await stored(), before);
   });
 

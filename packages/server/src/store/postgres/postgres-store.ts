@@ -18,6 +18,7 @@ const dialect: Dialect = {
   writableCte: true,
   lockRows: ' FOR UPDATE',
   claimRows: ' FOR UPDATE SKIP LOCKED',
+  serialWriters: false,
   jsonText: (column) => `${column}::text`,
   jsonRecords: (alias, columns) => `jsonb_to_recordset(CAST(? AS jsonb)) AS ${alias}(${columns.join(', ')})`,
   json: postgresJson,

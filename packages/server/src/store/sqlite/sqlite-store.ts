@@ -17,6 +17,7 @@ const dialect: Dialect = {
   writableCte: false,
   lockRows: '',
   claimRows: '',
+  serialWriters: true,
   jsonText: (column) => column,
   json: sqliteJson,
   createDocumentIndex: (name, expressions) => `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,

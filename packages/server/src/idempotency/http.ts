@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { rawJsonBody } from '../http/body.ts';
+import type { Transaction } from '../store/store.ts';
+import type { IdempotencyKeys, RecordedAnswer } from './keys.ts';
+
+/** Who a key belongs to (§1.2): the database, a user, a public key or an operator, and the database its row dies with. */
+export interface Caller {
+  scope: string;
+  databaseId: string;
+}
+
+/** Records a route's answer in its write's transaction; undefined when the request carries no key. */
+export type Recorder = ((tx: Transaction, answer: RecordedAnswer) => Promise<void>) | undefined;
+
+/** 1..255 printable ASCII characters (§1.2). */
+const KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** The Idempotency-Key of a request; undefined when absent, 400 when malformed or repeated. */
+function keyOf(request: FastifyRequest): string | undefined {
+  const h = request.headers['idempotency-key'];
+  if (h === undefined) return undefined;
+  if (Array.isArray(h) || !KEY.test(h)) {
+    throw new ApiError('validation_failed', 'Idempotency-Key must be 1 to 255 printable ASCII characters', [
+      { path: '/headers/idempotency-key', message: 'must be 1 to 255 printable ASCII characters' },
+    ]);
+  }
+  return h;
+}
+
+/** What makes two requests the same request: method, path, query, If-Match and the body's bytes. */
+function fingerprint(request: FastifyRequest): string {
+  const h = createHash('sha256');
+  const ifMatch = request.headers['if-match'];
+  for (const part of [request.method, request.url, Array.isArray(ifMatch) ? ifMatch.join(',') : (ifMatch ?? ''), rawJsonBody(request)]) {
+    h.update(part);
+    h.update('\0');
+  }
+  return h.digest('base64url');
+}
+
+/** Sends a recorded (or fresh) answer. */
+function send(reply: FastifyReply, answer: RecordedAnswer): FastifyReply {
+  if (answer.etag) reply.header('etag', answer.etag);
+  if (answer.body === null) return reply.code(answer.status).send();
+  return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+}
+
+/**
+ * Answers a writing request under its Idempotency-Key, if it has one (§1.2): claims the key for
+ * its caller, runs the write with a recorder for its transaction, and sends its answer; replays a
+ * recorded answer with `Idempotent-Replayed: true`; releases the claim when the write fails.
+ * `crashAfterCommit`: tests only (config.testCrashAfterCommitKey).
+ */
+export async function answerIdempotently(
+  keys: IdempotencyKeys,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: () => Promise<Caller>,
+  run: (record: Recorder) => Promise<RecordedAnswer>,
+  crashAfterCommit?: string,
+): Promise<FastifyReply> {
+  const key = keyOf(request);
+  if (key === undefined) return send(reply, await run(undefined));
+  const found = await keys.claim({ ...(await caller()), key, fingerprint: fingerprint(request) });
+  if ('replay' in found) return send(reply.header('idempotent-replayed', 'true'), found.replay);
+  let answer: RecordedAnswer;
+  try {
+    answer = await run((tx, a) => found.claimed.record(tx, a));
+  } catch (e) {
+    await found.claimed.release().catch((err: unknown) => request.log.warn({ err }, 'releasing an idempotency key failed (it lapses in 60 s)'));
+    throw e;
+  }
+  // Committed with its answer: a crash now must leave the retry a replay (test/multi-instance/safe-writes.test.ts).
+  if (crashAfterCommit !== undefined && key === crashAfterCommit) process.kill(process.pid, 'SIGKILL');
+  return send(reply, answer);
+}
