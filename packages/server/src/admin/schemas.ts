@@ -19,6 +19,13 @@ export const SettingsSchema = Type.Object({
   auth: Type.Object({
     allowSignUp: Type.Boolean({ description: 'false: no path (sign-up, magic link, OAuth) creates an account' }),
     requireEmailVerification: Type.Boolean({ description: 'true: sign-up mails a verification link and starts no session; unverified password sign-in → 403' }),
+    mfaIssuer: Type.Optional(Type.String({ description: "The issuer authenticator apps show for TOTP factors (default: the database's name)" })),
+    passkeys: Type.Optional(
+      Type.Object(
+        { rpId: Type.Optional(Type.String()), rpName: Type.Optional(Type.String()), origins: Type.Optional(Type.Array(Type.String())) },
+        { description: 'The WebAuthn relying party of passkeys (default: rpId the host of siteUrl, origins its origin)' },
+      ),
+    ),
   }),
   search: Type.Optional(
     Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Full-text search: collection → the field paths search= looks in' }),

@@ -142,6 +142,14 @@ async function finish(c: BulkConnection, header: Header, end: EndLine, counted: 
     [id, id],
   );
   if (Number(foreign?.n) > 0) throw new ApiError('validation_failed', 'the export links identities to users of another database');
+  // Second factors and passkeys (API.md §2.2) hang off this database's users only.
+  for (const table of ['mfa_factors', 'passkeys']) {
+    const stray = await c.get<{ n: number }>(
+      `SELECT count(*) AS n FROM ${table} t JOIN users u ON u.id = t.user_id WHERE t.database_id = ? AND u.database_id <> ?`,
+      [id, id],
+    );
+    if (Number(stray?.n) > 0) throw new ApiError('validation_failed', `the export links ${table} to users of another database`);
+  }
   await c.run(
     'INSERT INTO collections (database_id, name, count) SELECT database_id, collection, count(*) FROM documents WHERE database_id = ? GROUP BY database_id, collection',
     [id],
