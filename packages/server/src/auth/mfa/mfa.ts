@@ -11,6 +11,8 @@ import { SignInGate } from './gate.ts';
 import { MfaTokens } from './mfa-tokens.ts';
 import { mfaRoutes } from './routes.ts';
 import { MfaService } from './service.ts';
+import { Passkeys } from '../passkeys/passkeys.ts';
+import { passkeyRoutes } from '../passkeys/routes.ts';
 
 /** The `X-Session-Token` of a request, trimmed. */
 export const sessionTokenOf = (request: FastifyRequest): string | undefined => {
@@ -20,8 +22,8 @@ export const sessionTokenOf = (request: FastifyRequest): string | undefined => {
 
 /**
  * Second factors of end users (API.md §2.2), built once by `createAuth`: `gate` is the one place a
- * sign-in becomes a session or an mfaToken; `routes` registers `/auth/mfa/*`. Operators' factors
- * (admin/) and passkeys reuse `factors`, `tokens` and `guard`.
+ * sign-in becomes a session or an mfaToken; `routes` registers `/auth/mfa/*` and
+ * `/auth/passkeys/*`. Operators' factors (admin/) reuse `factors` and `tokens`.
  */
 export function createSecondFactors(d: { store: Store; clock: Clock; limiter: Limiter; sessions: Sessions; mailer: Mailer; background: Background }) {
   const { store, clock, limiter, sessions } = d;
@@ -30,6 +32,7 @@ export function createSecondFactors(d: { store: Store; clock: Clock; limiter: Li
   const guard = new WayInGuard({ store, clock, mailer: d.mailer, background: d.background });
   const gate = new SignInGate({ sessions, tokens });
   const mfa = new MfaService({ store, limiter, sessions, factors, tokens, guard });
+  const passkeys = new Passkeys({ store, clock, sessions, guard });
   return {
     gate,
     factors,
@@ -37,6 +40,7 @@ export function createSecondFactors(d: { store: Store; clock: Clock; limiter: Li
     guard,
     routes(app: FastifyInstance, current: (request: FastifyRequest) => Promise<Current>) {
       mfaRoutes(app, { mfa, current });
+      passkeyRoutes(app, { passkeys, current });
     },
   };
 }
