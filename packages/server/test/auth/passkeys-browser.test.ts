@@ -107,10 +107,7 @@ forEachStore('auth: passkeys in Chromium', (kind) => {
       [t.server.base, t.db.publicKey, session],
     ) as Promise<Answer>;
   const signIn = (page: Page) =>
-    page.evaluate(
-      ([base, key]) => (window as unknown as PageApi).signInWithPasskey(base, key),
-      [t.server.base, t.db.publicKey],
-    ) as Promise<Answer>;
+    page.evaluate(([base, key]) => (window as unknown as PageApi).signInWithPasskey(base, key), [t.server.base, t.db.publicKey]) as Promise<Answer>;
   const verifiedUser = async (email: string) => {
     const u = await newUser(t.server, t.db.publicKey, email);
     await secret.patch(`/auth/users/${u.user.id}`, { emailVerified: true });
