@@ -166,10 +166,10 @@ export class Passkeys {
   /** A complete sign-in with a passkey; any failure (a disabled user included) → 401 `invalid_credentials`. */
   async signIn(databaseId: string, challengeId: string, response: AuthenticationResponseJSON): Promise<{ user: User; session: Session }> {
     const { store, clock, sessions } = this.d;
-    const rp = await relyingParty(store, databaseId);
     // Used up first, on its own: a failed attempt has spent it too.
     const challenge = await takeSignInChallenge(store, clock, databaseId, challengeId);
     if (!challenge) throw refused();
+    const rp = await relyingParty(store, databaseId).catch(() => Promise.reject(refused())); // gone since the options: a failure like any other
     return store.transaction(async (tx) => {
       const passkey = await tx.get<PasskeyRow>('SELECT * FROM passkeys WHERE database_id = ? AND credential_id = ?', [databaseId, String(response?.id)]);
       if (!passkey) throw refused();
