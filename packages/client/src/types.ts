@@ -228,6 +228,8 @@ type QueryPath<P extends keyof paths> = Operation<P, 'get'> extends { parameters
 
 /** `GET /auth/users`: a page of users, oldest first, and how many match in all (§2.1; secret key). */
 export type UserList = ResponseBody<'/v1/auth/users', 'get', 200>;
+/** A user as the app's backend reads it (`GET /auth/users/:id`): with `mfa`, whether sign-in asks a second step (§2.2). */
+export type ManagedUser = ResponseBody<'/v1/auth/users/{id}', 'get', 200>['user'];
 /** `limit`, `offset`, and `email`: a prefix of the e-mail (case-insensitive). */
 export type UserListParams = Partial<QueryParams<'/v1/auth/users', 'get'>>;
 /** What the app's backend may change on a user (§2.1): `name`, `avatar`, `emailVerified`, `appMetadata` (replaced whole), `disabled`. */

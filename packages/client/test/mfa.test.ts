@@ -47,10 +47,24 @@ test('auth.mfa: enrol, verify, list; signIn answers mfa and stores nothing; chal
   const third = await app.auth.signIn({ email: 'mfa@example.com', password: 'correct horse battery' });
   await assert.rejects(app.auth.mfa.challenge(third.mfa!, { recoveryCode: recoveryCodes[0] }), (e: { code?: string }) => e.code === 'invalid_mfa_code');
 
+  assert.equal((await f.admin().users.get(user.id)).mfa, true);
   await app.auth.mfa.remove(enrolment.factorId, { code: code(enrolment.secret) });
+  assert.equal((await f.admin().users.get(user.id)).mfa, false);
   const oneStep = await app.auth.signIn({ email: 'mfa@example.com', password: 'correct horse battery' });
   assert.equal(oneStep.mfa, undefined);
   assert.equal(oneStep.user?.id, user.id);
+});
+
+test('users.resetMfa (a support desk): the factor goes, the sessions end, sign-in is one step', async () => {
+  const app = f.browser();
+  const { user } = await app.auth.signUp({ email: 'desk@example.com', password: 'correct horse battery' });
+  await f.admin().users.update(user.id, { emailVerified: true });
+  const enrolment = await app.auth.mfa.enrolTotp();
+  await app.auth.mfa.verifyTotp({ factorId: enrolment.factorId, code: code(enrolment.secret) });
+  await f.admin().users.resetMfa(user.id);
+  await assert.rejects(app.auth.getUser(), (e: { code?: string }) => e.code === 'invalid_session');
+  const r = await app.auth.signIn({ email: 'desk@example.com', password: 'correct horse battery' });
+  assert.equal(r.mfa, undefined);
 });
 
 test('handleRedirect with ?mfa_token= answers mfa and stores nothing', async () => {
