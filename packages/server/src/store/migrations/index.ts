@@ -10,7 +10,7 @@ import { migration as m0008 } from './0008-user-app-metadata-and-disabled.ts';
 import { migration as m0009 } from './0009-public-keys-kept.ts';
 import { migration as m0010 } from './0010-full-text-search.ts';
 import { migration as m0011 } from './0011-settings-invalidation.ts';
-import { migration as m0012 } from './0012-second-factors.ts';
+import { migration as m0012 } from './0012-second-factors-and-passkeys.ts';
 
 export type { Migration } from './migration.ts';
 
