@@ -78,6 +78,8 @@ export interface Limits {
   autoIndexes: number;
   /** Open realtime sockets per token, on one instance (429 past it). */
   realtimeSocketsPerToken: number;
+  /** A list page stops growing once its documents' JSON passes this many bytes (LIMIT_PAGE_BYTES, API.md §1.1). */
+  pageBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -176,6 +178,7 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
       autoIndexesPerDatabase: int(env, 'LIMIT_AUTO_INDEXES_PER_DATABASE', 16, 0),
       autoIndexes: int(env, 'LIMIT_AUTO_INDEXES', 64, 0),
       realtimeSocketsPerToken: int(env, 'LIMIT_REALTIME_SOCKETS_PER_TOKEN', 100, 1),
+      pageBytes: int(env, 'LIMIT_PAGE_BYTES', 16 * 1024 * 1024, 1),
     }),
   });
 }

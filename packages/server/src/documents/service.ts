@@ -460,11 +460,11 @@ export class DocumentsService {
     const counted = searched !== undefined && after === undefined;
     // With a projection, only the named fields leave the store (projection.ts).
     const userColumns = projection ? projectionColumns(dialect.name, projection) : `${dialect.jsonText('data')} AS data`;
-    const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true) =>
+    const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true, columns = userColumns) =>
       searched
-        ? searchedSelect(searched, range, n, skip, withExtra)
+        ? searchedSelect(searched, range, n, skip, withExtra, columns)
         : {
-            sql: `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
+            sql: `SELECT id, ${columns ? `${columns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
          WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} ${limitClause(n)}`,
             params: [...(withExtra ? extra.params : []), ...params, ...range.params, skip],
           };
@@ -475,7 +475,14 @@ export class DocumentsService {
     // can turn a lookup into a scan per row (a new tenant's rows have no statistics yet). With sortBy,
     // the documents that match, as any list. The columns split at ', ' (field names are identifiers:
     // projection.ts).
-    const searchedSelect = (s: SearchClause, range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra: boolean) => {
+    const searchedSelect = (
+      s: SearchClause,
+      range: { sql: string; params: Param[]; order: string },
+      n: number,
+      skip: number,
+      withExtra: boolean,
+      userColumns: string,
+    ) => {
       const ranked = q.sortBy === undefined;
       const from = ranked
         ? { sql: `${s.ranked.sql} WHERE (${present}) IS TRUE`, params: [...s.ranked.params, ...presentParams] }
@@ -495,9 +502,31 @@ export class DocumentsService {
         params: [...columns.flatMap(() => [databaseId, collection]), ...(withExtra ? extra.params : []), ...from.params, ...range.params, skip],
       };
     };
+    // Bounded pages (§1.1): the page stops growing once its documents' JSON passes LIMIT_PAGE_BYTES,
+    // the document that crosses it included. Where `limit` documents could pass it, the sizes of
+    // the next rows are read first (narrow rows), and only the rows of the page (and the one after
+    // it, for the cursor) are read whole: no answer's memory grows with limit × document size.
+    let want = q.limit;
+    let room = this.deps.limits.pageBytes;
+    const mayPass = q.limit * this.deps.limits.documentBytes > room;
+    /** How many of the next `n` rows of `range` to read: the page's (up to the one that crosses the limit) and one more. */
+    const fitting = async (range: { sql: string; params: Param[]; order: string }, n: number, skip: number): Promise<number> => {
+      if (!mayPass) return n;
+      const probe = select(range, n, skip, false, `${dialect.jsonBytes('data')} AS size`);
+      const sizes = await this.store.all<{ size: number | string }>(probe.sql, probe.params).catch(refuseForged);
+      for (const [i, row] of sizes.entries()) {
+        if (room < 0) {
+          want -= n - 1 - i; // the page passed the limit with the row before this one
+          return i + 1;
+        }
+        if (i < n - 1) room -= Number(row.size);
+      }
+      return n;
+    };
     let rows: Row[];
     if (!after) {
-      const first = select({ sql: '', params: [], order: orderClause(sort) }, q.limit + 1, offset);
+      const whole = { sql: '', params: [], order: orderClause(sort) };
+      const first = select(whole, await fitting(whole, q.limit + 1, offset), offset);
       rows = await this.store.all<Row>(first.sql, first.params);
     } else {
       // Keyset: the ranges after the cursor's position (keyset.ts), each read in index order, a page
@@ -507,8 +536,8 @@ export class DocumentsService {
       rows = [];
       let read = 0;
       for (const range of keysetRanges(sort, after.values, after.id, after.from, dialect.keyParam)) {
-        if (rows.length > q.limit) break;
-        const next = select(range, q.limit + 1, 0, rows.length === 0);
+        if (rows.length > want) break;
+        const next = select(range, await fitting(range, want - rows.length + 1, 0), 0, rows.length === 0);
         rows.push(...(await this.store.all<Row>(next.sql, next.params).catch(refuseForged)));
         read++;
       }
@@ -516,17 +545,15 @@ export class DocumentsService {
       // (the rule) can't repeat a row: no set of ids to build then (hashing the ids was ~3 % of a cursor page's CPU).
       if (read > 1) {
         const seen = new Set<string>();
-        rows = rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, q.limit + 1);
+        rows = rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, want + 1);
       }
     }
-    const page = rows.slice(0, q.limit);
+    const page = rows.slice(0, want);
     const known = rows.length ? rows[0].extra : (await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
-    const last = rows.length > q.limit ? page[page.length - 1] : undefined;
+    const last = rows.length > want ? page[page.length - 1] : undefined;
     const lastValues = last && keyValues(sort, last);
     const nextCursor =
-      last && lastValues
-        ? cursors.encode(binding, { values: lastValues, id: last.id, from: firstDifference(lastValues, keyValues(sort, rows[q.limit])) })
-        : null;
+      last && lastValues ? cursors.encode(binding, { values: lastValues, id: last.id, from: firstDifference(lastValues, keyValues(sort, rows[want])) }) : null;
     const matched = counted && rows.length ? Number(rows[0].matched) : undefined;
     if (matched !== undefined) this.counts.set(this.counts.key(databaseId, known ?? '0', where, params), matched);
     return answer(

@@ -178,6 +178,8 @@ export interface Dialect {
   readonly writableCte: boolean;
   /** Selects a JSON column as text. */
   jsonText(column: string): string;
+  /** The bytes of a JSON column's text (UTF-8), without ` AS ` in it (it may be a select column's expression). */
+  jsonBytes(column: string): string;
   /**
    * Where present (PostgreSQL): a FROM item over the objects of a JSON array bound as one
    * parameter, as rows of `alias` with the given columns (`name type`, the array's keys): any

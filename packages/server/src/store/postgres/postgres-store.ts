@@ -19,6 +19,7 @@ const dialect: Dialect = {
   lockRows: ' FOR UPDATE',
   claimRows: ' FOR UPDATE SKIP LOCKED',
   jsonText: (column) => `${column}::text`,
+  jsonBytes: (column) => `octet_length(${column}::text)`,
   jsonRecords: (alias, columns) => `jsonb_to_recordset(CAST(? AS jsonb)) AS ${alias}(${columns.join(', ')})`,
   json: postgresJson,
   // CONCURRENTLY: building an index on a large table must not block writers.

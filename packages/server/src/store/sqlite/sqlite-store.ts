@@ -21,6 +21,7 @@ const dialect: Dialect = {
   lockRows: '',
   claimRows: '',
   jsonText: (column) => column,
+  jsonBytes: (column) => `octet_length(${column})`,
   json: sqliteJson,
   createDocumentIndex: (name, expressions) => `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
   keyParam: '+?',
