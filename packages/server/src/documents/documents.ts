@@ -7,6 +7,7 @@ import type { ChangeListener } from '../changes/events.ts';
 import { DocumentsService, type WriteHook } from './service.ts';
 import { AutoIndexer } from './indexes.ts';
 import { CursorCodec } from './cursor.ts';
+import { cursorSecret } from './cursor-key.ts';
 import { PageCache, type PageCacheOptions } from './page-cache.ts';
 import { DocumentRules, type CachedRuleReads } from './rule-access.ts';
 import { documentRoutes } from './routes.ts';
@@ -23,8 +24,6 @@ export interface DocumentsFeatureDeps {
   onChange: ChangeListener;
   /** Side effects that commit or roll back with each write (webhook deliveries). */
   inTransaction: WriteHook[];
-  /** A secret every instance of the deployment shares: it keys the HMAC of list cursors (cursor.ts). */
-  cursorSecret: string;
   /** Runs the poll of search index builds (search-builds.ts). */
   jobs: Jobs;
   /** Where rules and sessions may be read from memory (PostgreSQL; rule-access.ts). */
@@ -45,7 +44,7 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
     (e) => log.warn({ err: e }, 'automatic index failed'),
     () => clock.now(),
   );
-  const cursors = new CursorCodec(deps.cursorSecret);
+  const cursors = new CursorCodec(() => cursorSecret(store));
   const pages = new PageCache(store, deps.pageCache);
   const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction, cursors, pages });
   const rules = new DocumentRules({ store, clock, cached: deps.cachedRuleReads });

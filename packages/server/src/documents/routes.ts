@@ -110,8 +110,13 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
         response: { 200: ListResponse, ...errors },
       },
     },
-    async (request, reply) =>
-      json(reply, 200, await documents.list(principalOf(request).databaseId, request.params.collection, request.query, scopes(request)?.operation)),
+    async (request, reply) => {
+      const { databaseId, kind } = principalOf(request);
+      const granted = scopes(request);
+      // A list's cursors belong to its caller: the key's kind and the user a public key acts for (§1.1).
+      const caller = `${kind}:${granted?.user ?? ''}`;
+      return json(reply, 200, await documents.list(databaseId, request.params.collection, request.query, granted?.operation, caller));
+    },
   );
 
   api.get(

@@ -45,6 +45,8 @@ export interface Scopes {
   operation: Scope;
   /** Update and delete: what the read rule lets the caller see (a document it hides is 404). */
   read?: Scope;
+  /** The id of the user the rules resolved (a session they needed), whom a list's cursors belong to. */
+  user?: string;
 }
 
 const EVERY: Scope = { matches: () => true, namesId: false };
@@ -185,6 +187,7 @@ export class DocumentRules {
     return {
       operation: scopeFor(rule, user),
       read: readRule === undefined ? undefined : scopeFor(readRule, user),
+      user: user?.id,
     };
   }
 

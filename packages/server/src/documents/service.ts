@@ -391,13 +391,15 @@ export class DocumentsService {
    * the total and the sort only ever see the documents it lets through. Answered from the
    * PageCache when the same list was answered at the database's current version.
    */
-  async list(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<string> {
-    if (q.search || !this.deps.pages) return (await this.readPage(databaseId, collection, q, read)).text;
-    return this.deps.pages.answer(databaseId, [collection, q], read?.filter, () => this.readPage(databaseId, collection, q, read));
+  async list(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: string): Promise<string> {
+    await this.deps.cursors.ready();
+    if (q.search || !this.deps.pages) return (await this.readPage(databaseId, collection, q, read, caller)).text;
+    // The caller is part of the key: the answer holds a cursor only it may use.
+    return this.deps.pages.answer(databaseId, [collection, q, caller], read?.filter, () => this.readPage(databaseId, collection, q, read, caller));
   }
 
   /** `list`, read from the store. */
-  private async readPage(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<Page> {
+  private async readPage(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: string): Promise<Page> {
     const { dialect } = this.store;
     const { cursors } = this.deps;
     const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
@@ -411,9 +413,17 @@ export class DocumentsService {
       searched && q.sortBy === undefined
         ? { keys: [searched.rankKey], nullable: [false], desc: false }
         : sortOf(dialect.json, sortField, q.sortOrder === 'desc');
-    // A cursor is bound to everything the order and the set depend on; limit and fields may change between pages.
+    // A cursor is bound to everything the order and the set depend on, and to its caller; limit and fields may change between pages.
     // The effective sort: no sortBy means createdAt (or the rank, under a search), so both spellings share cursors.
-    const binding = cursors.binding([databaseId, collection, q.sortBy ?? (searched ? undefined : 'createdAt'), q.sortOrder, q.filter, q.search || undefined]);
+    const binding = cursors.binding([
+      databaseId,
+      collection,
+      q.sortBy ?? (searched ? undefined : 'createdAt'),
+      q.sortOrder,
+      q.filter,
+      q.search || undefined,
+      caller,
+    ]);
     const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
     const rule = read?.filter === undefined ? undefined : ruleSql(dialect.json, read.filter);
     const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
