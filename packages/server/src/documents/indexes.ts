@@ -56,9 +56,9 @@ const MAX_DEMAND_ENTRIES = 10_000;
  * the field's B-tree for scalar values. Never a GIN on the whole `data` column: it would cost every
  * write of every collection; this one costs only writes that hold the field.
  *
- * Indexes are built once and kept, one at a time (two concurrent `CREATE INDEX CONCURRENTLY` on
- * one table deadlock on PostgreSQL), and the table is analysed afterwards so the planner knows
- * the new index's statistics. A failed build leaves no index behind (PostgreSQL would keep an
+ * Indexes are built once and kept, one at a time in the whole store (`store.maintenance`: two
+ * concurrent `CREATE INDEX CONCURRENTLY`, or one and the ANALYZE after another, deadlock on
+ * PostgreSQL), and the table is analysed afterwards so the planner knows the new index's statistics. A failed build leaves no index behind (PostgreSQL would keep an
  * INVALID one) and is tried again on a later list. Budgets are counted in `document_indexes`
  * (which database caused each build), so they hold across restarts and instances.
  */
@@ -204,21 +204,26 @@ export class AutoIndexer {
     try {
       // Building an index on a large table outlasts a request's statement time-out.
       await this.store.maintenance(async (q) => {
-        await q.run(statement);
-        // Statistics first: an index is recorded once the planner knows it, so a list that follows
-        // the record is planned with it.
-        await q.run('ANALYZE documents');
-        await q.run('INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING', [
-          path,
-          name,
-          new Date(this.now()).toISOString(),
-          databaseId,
-        ]);
-        this.known.add(path);
+        try {
+          await q.run(statement);
+          // Statistics first: an index is recorded once the planner knows it, so a list that follows
+          // the record is planned with it.
+          await q.run('ANALYZE documents');
+          await q.run('INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING', [
+            path,
+            name,
+            new Date(this.now()).toISOString(),
+            databaseId,
+          ]);
+          this.known.add(path);
+        } catch (e) {
+          // Under the maintenance lock, so no other instance is building this index right now.
+          await q.run(dialect.dropDocumentIndex(name)).catch(() => undefined);
+          throw e;
+        }
       });
     } catch (e) {
       this.onError(e);
-      await this.store.run(`DROP INDEX IF EXISTS ${name}`).catch(() => undefined);
     }
   }
 }

@@ -187,6 +187,8 @@ export interface Dialect {
    */
   jsonRecords?(alias: string, columns: string[]): string;
   readonly json: JsonSql;
+  /** A statement that drops an index of `documents` by name, if it exists, as a failed build leaves it. */
+  dropDocumentIndex(name: string): string;
   /** A statement that creates an index on `documents` over the given expressions, unless it exists. */
   createDocumentIndex(name: string, expressions: string[]): string;
   /**
@@ -235,7 +237,8 @@ export interface Store extends Queryable {
   transaction<T>(fn: (tx: Transaction) => Promise<T>, group?: CommitGroup): Promise<T>;
   /**
    * Runs slow maintenance statements (index builds, ANALYZE) without the per-statement time-out
-   * that bounds request work (StoreTimeouts): on PostgreSQL on a connection of its own.
+   * that bounds request work (StoreTimeouts): on PostgreSQL on a connection of its own, one run at
+   * a time across every instance (postgres-store.ts, takeMaintenanceLock).
    */
   maintenance<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Applies the numbered migrations not applied yet (safe to call from several instances). */

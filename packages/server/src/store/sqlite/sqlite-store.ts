@@ -23,6 +23,7 @@ const dialect: Dialect = {
   jsonText: (column) => column,
   jsonBytes: (column) => `octet_length(${column})`,
   json: sqliteJson,
+  dropDocumentIndex: (name) => `DROP INDEX IF EXISTS ${name}`,
   createDocumentIndex: (name, expressions) => `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
   keyParam: '+?',
   search: sqliteSearch,
