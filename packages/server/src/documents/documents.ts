@@ -12,6 +12,7 @@ import { PageCache, type PageCacheOptions } from './page-cache.ts';
 import { DocumentRules, type CachedRuleReads } from './rule-access.ts';
 import { documentRoutes } from './routes.ts';
 import { SearchBuilder } from './search-builds.ts';
+import { hearRuleSaves } from './rule-indexes.ts';
 import type { Jobs } from '../infra/jobs.ts';
 
 /** What the documents feature needs from the app. */
@@ -49,14 +50,19 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
   const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction, cursors, pages });
   const rules = new DocumentRules({ store, clock, cached: deps.cachedRuleReads });
   const searchBuilder = new SearchBuilder(store, log);
+  let unhear: (() => void) | undefined;
   return {
     service,
     routes: (app) => documentRoutes(app, { documents: service, rules, maxPageSize: limits.pageSize }),
     start() {
+      unhear = hearRuleSaves(store, indexer);
       // Builds queued by another instance, or left unfinished by a stop, are picked up here.
       searchBuilder.start();
       deps.jobs.every('search index builds', SEARCH_BUILD_POLL_MS, () => searchBuilder.runOnce(), { firstAfterMs: 0 });
     },
-    stop: () => searchBuilder.stop(),
+    stop: () => {
+      unhear?.();
+      return searchBuilder.stop();
+    },
   };
 }

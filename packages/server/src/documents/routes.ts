@@ -113,9 +113,7 @@ export function documentRoutes(app: FastifyInstance, deps: { documents: Document
     async (request, reply) => {
       const { databaseId, kind } = principalOf(request);
       const granted = scopes(request);
-      // A list's cursors belong to its caller: the key's kind and the user a public key acts for (§1.1).
-      const caller = `${kind}:${granted?.user ?? ''}`;
-      return json(reply, 200, await documents.list(databaseId, request.params.collection, request.query, granted?.operation, caller));
+      return json(reply, 200, await documents.list(databaseId, request.params.collection, request.query, granted?.operation, { kind, user: granted?.user }));
     },
   );
 

@@ -42,6 +42,12 @@ export interface ListQuery {
   fields?: string;
 }
 
+/** Who asks for a list: the key's kind (an operator counts as a secret key) and the user a public key acts for (rule-access.ts). */
+export interface Caller {
+  kind: 'secret' | 'public';
+  user?: string;
+}
+
 export interface DocumentsDeps {
   store: Store;
   limits: Limits;
@@ -391,15 +397,17 @@ export class DocumentsService {
    * the total and the sort only ever see the documents it lets through. Answered from the
    * PageCache when the same list was answered at the database's current version.
    */
-  async list(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: string): Promise<string> {
+  async list(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: Caller): Promise<string> {
     await this.deps.cursors.ready();
     if (q.search || !this.deps.pages) return (await this.readPage(databaseId, collection, q, read, caller)).text;
     // The caller is part of the key: the answer holds a cursor only it may use.
-    return this.deps.pages.answer(databaseId, [collection, q, caller], read?.filter, () => this.readPage(databaseId, collection, q, read, caller));
+    return this.deps.pages.answer(databaseId, [collection, q, caller.kind, caller.user], read?.filter, () =>
+      this.readPage(databaseId, collection, q, read, caller),
+    );
   }
 
   /** `list`, read from the store. */
-  private async readPage(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: string): Promise<Page> {
+  private async readPage(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: Caller): Promise<Page> {
     const { dialect } = this.store;
     const { cursors } = this.deps;
     const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
@@ -422,7 +430,7 @@ export class DocumentsService {
       q.sortOrder,
       q.filter,
       q.search || undefined,
-      caller,
+      `${caller.kind}:${caller.user ?? ''}`,
     ]);
     const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
     const rule = read?.filter === undefined ? undefined : ruleSql(dialect.json, read.filter);
@@ -432,11 +440,17 @@ export class DocumentsService {
       ? { sql: filters.map((f) => `(${f.sql})`).join(' AND '), params: filters.flatMap((f) => f.params), paths: filters.flatMap((f) => f.paths) }
       : undefined;
     // The fields this list filters or sorts by ask for their automatic index (indexes.ts counts the
-    // asks), here and each time the same list is answered from the PageCache.
+    // asks), here and each time the same list is answered from the PageCache. Only a secret key's
+    // or an operator's: anyone may send a public key's filters and sorts, and four databases'
+    // public keys spent the indexes of everyone. Of a public key's list, only the fields its read
+    // rule filters on ask (the rule was written with the secret key; rule-indexes.ts asks for them
+    // when it is saved, and these asks build them once documents hold the fields).
     let askForIndexes: (() => void) | undefined;
-    if (filter?.paths.length || 'path' in sortField) {
+    const asked = caller.kind === 'secret' ? filter?.paths : rule?.paths;
+    const sortAsked = caller.kind === 'secret' && 'path' in sortField ? sortField.path : undefined;
+    if (asked?.length || sortAsked) {
       const byCreatedAt = !(searched && q.sortBy === undefined) && 'column' in sortField && sortField.column === 'created_at';
-      const wanted = { filter: filter?.paths ?? [], sort: 'path' in sortField ? sortField.path : undefined, byCreatedAt };
+      const wanted = { filter: asked ?? [], sort: sortAsked, byCreatedAt };
       askForIndexes = () => void this.deps.indexer.ensure(databaseId, collection, wanted);
       askForIndexes();
     }
