@@ -480,7 +480,8 @@ export class DocumentsService {
     // One row more than the page tells whether there is a next page (nextCursor null on the last).
     type Row = DocumentRow & { extra: string | null } & Record<string, unknown>;
     // A search's first page counts its matches in the same query (all of them are ranked anyway): one
-    // full-text lookup instead of two. Later pages find the count in the CountCache.
+    // full-text lookup instead of two. Later pages find the count in the CountCache. (Only the
+    // query that reads the page: with `withExtra`; the probe of its rows' sizes counts nothing.)
     const counted = searched !== undefined && after === undefined;
     // With a projection, only the named fields leave the store (projection.ts).
     const userColumns = projection ? projectionColumns(dialect.name, projection) : `${dialect.jsonText('data')} AS data`;
@@ -488,7 +489,7 @@ export class DocumentsService {
       searched
         ? searchedSelect(searched, range, n, skip, withExtra, columns)
         : {
-            sql: `SELECT id, ${columns ? `${columns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
+            sql: `SELECT id, ${columns ? `${columns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted && withExtra ? ', count(*) OVER () AS matched' : ''} FROM documents
          WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} ${limitClause(n)}`,
             params: [...(withExtra ? extra.params : []), ...params, ...range.params, skip],
           };
@@ -519,8 +520,8 @@ export class DocumentsService {
         return `(SELECT ${expression} FROM documents WHERE ${inCollection(dialect)} AND id = page.id) AS ${name}`;
       };
       return {
-        sql: `SELECT id, ${columns.map(byKey).join(', ')}${withExtra ? `, ${extra.sql} AS extra` : ''}${keys.map((k) => `, ${k}`).join('')}${counted ? ', matched' : ''}
-          FROM (SELECT id${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM ${from.sql}${range.sql ? ` AND ${range.sql}` : ''}
+        sql: `SELECT id, ${columns.map(byKey).join(', ')}${withExtra ? `, ${extra.sql} AS extra` : ''}${keys.map((k) => `, ${k}`).join('')}${counted && withExtra ? ', matched' : ''}
+          FROM (SELECT id${keyColumns(sort)}${counted && withExtra ? ', count(*) OVER () AS matched' : ''} FROM ${from.sql}${range.sql ? ` AND ${range.sql}` : ''}
             ORDER BY ${range.order} ${limitClause(n)}) AS page
           ORDER BY ${[...keys, 'id'].map((k) => k + dir).join(', ')}`,
         params: [...columns.flatMap(() => [databaseId, collection]), ...(withExtra ? extra.params : []), ...from.params, ...range.params, skip],

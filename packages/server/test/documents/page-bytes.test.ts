@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
 import { request, useServer } from '../helpers/server.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /**
  * Issue 23, row 7 (API.md §1.1, third version, "Bounded pages"): a page stops growing once its
@@ -73,5 +74,34 @@ forEachStore('bounded pages', (kind) => {
     );
     assert.equal(new Set(all.flatMap((p) => p.documents.map((d) => d.id))).size, 32);
     assert.equal(all[all.length - 1].nextCursor, null);
+  });
+
+  test('a search (ranked, and sorted) is bounded the same way', async () => {
+    const admin = await t.server.operatorToken();
+    const set = await request(t.server, 'PATCH', `/admin/databases/${t.db.databaseId}`, { key: admin, body: { settings: { search: { notes: ['title'] } } } });
+    assert.equal(set.status, 200, set.text);
+    await eventually(
+      async () =>
+        (await t.server.db.store.get<{ n: number }>('SELECT count(*) AS n FROM search_builds WHERE database_id = ?', [t.db.databaseId]))?.n === 0 || false,
+      { what: 'the search build' },
+    );
+    const documents = Array.from({ length: 10 }, (_, i) => ({ ...big(i), title: `soup ${'tomato '.repeat(i + 1)}` }));
+    assert.equal((await request(t.server, 'POST', '/notes/bulk', { key: t.db.secretKey, body: { documents } })).status, 201);
+    const ranked = await pages('notes', { search: 'tomato', limit: 100 });
+    assert.deepEqual(
+      ranked.map((p) => p.documents.length),
+      [4, 4, 2],
+    );
+    assert.equal(new Set(ranked.flatMap((p) => p.documents.map((d) => d.id))).size, 10);
+    assert.ok(ranked.every((p) => p.total === 10));
+    const sorted = await pages('notes', { search: 'soup', limit: 100, sortBy: 'n' });
+    assert.deepEqual(
+      sorted.map((p) => p.documents.map((d) => d.n)),
+      [
+        [0, 1, 2, 3],
+        [4, 5, 6, 7],
+        [8, 9],
+      ],
+    );
   });
 });
