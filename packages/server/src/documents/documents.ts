@@ -54,11 +54,14 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
   return {
     service,
     routes: (app) => documentRoutes(app, { documents: service, rules, maxPageSize: limits.pageSize }),
-    start() {
+    async start() {
       unhear = hearRuleSaves(store, indexer);
       // Builds queued by another instance, or left unfinished by a stop, are picked up here.
       searchBuilder.start();
       deps.jobs.every('search index builds', SEARCH_BUILD_POLL_MS, () => searchBuilder.runOnce(), { firstAfterMs: 0 });
+      // The cursor key, made now if the store has none: a write, which should not wait for the
+      // first list (it could meet another process's lock there). If the store is away, the first list reads it.
+      await cursors.ready().catch((e: unknown) => log.warn({ err: e }, 'the list cursor key could not be read yet'));
     },
     stop: () => {
       unhear?.();

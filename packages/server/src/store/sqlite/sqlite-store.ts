@@ -238,7 +238,7 @@ export class SqliteStore implements Store {
     registerFunctions(w);
     this.writer = new Connection(w);
     const r = new Database(path, { readonly: false });
-    r.pragma(`busy_timeout = ${timeouts.statementMs}`);
+    r.pragma('busy_timeout = 0'); // as the writer's: a read that meets a lock waits in `read`, off the event loop
     r.pragma('query_only = ON');
     tunePageCache(r);
     registerFunctions(r);
@@ -259,16 +259,29 @@ export class SqliteStore implements Store {
 
   async all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {
     const p = this.reader.prepared(sql);
-    if (p.stmt.readonly) return this.reader.all<T>(sql, params, p);
+    if (p.stmt.readonly) return this.read(() => this.reader.allNow<T>(sql, params, p));
     const deadline = Date.now() + this.timeouts.statementMs;
     return this.exclusive(() => whenUnlocked(() => this.writer.allNow<T>(sql, params), deadline).catch((e) => Promise.reject(sqliteError(e))));
   }
   async get<T = Row>(sql: string, params?: Param[]): Promise<T | undefined> {
     const p = this.reader.prepared(sql);
-    if (p.stmt.readonly) return this.reader.get<T>(sql, params, p);
+    if (p.stmt.readonly) return this.read(() => this.reader.getNow<T>(sql, params, p));
     const deadline = Date.now() + this.timeouts.statementMs;
     return this.exclusive(() => whenUnlocked(() => this.writer.getNow<T>(sql, params), deadline).catch((e) => Promise.reject(sqliteError(e))));
   }
+  /**
+   * A read on the reader, at once. In WAL mode a read meets a lock only in rare moments (another
+   * process recovering the WAL, or a tool that left WAL mode); then it waits as a write does.
+   */
+  private read<T>(attempt: () => T): Promise<T> {
+    try {
+      return Promise.resolve(attempt());
+    } catch (e) {
+      if (!isBusy(e)) return Promise.reject(sqliteError(e));
+      return whenUnlocked(attempt, Date.now() + this.timeouts.statementMs).catch((e2) => Promise.reject(sqliteError(e2)));
+    }
+  }
+
   async run(sql: string, params?: Param[]): Promise<number> {
     const deadline = Date.now() + this.timeouts.statementMs;
     return this.exclusive(() => whenUnlocked(() => this.writer.runNow(sql, params), deadline).catch((e) => Promise.reject(sqliteError(e))));
