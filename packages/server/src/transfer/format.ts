@@ -94,6 +94,7 @@ export const LEFT_BEHIND: Readonly<Record<string, string>> = {
   mfa_tokens: 'two-step sign-ins in flight are not carried',
   passkey_challenges: 'passkey sign-ins and registrations in flight are not carried',
   schema_migrations: 'each store has its own migrations',
+  server_secrets: 'secrets of the whole store (the list cursor key): the target makes its own',
   document_search: 'search words: the import indexes the documents of searched collections as they arrive',
   search_builds: 'search back-fills in progress: the import indexes every document itself',
   // SQLite's FTS5 index over document_search (store/sqlite/search-sql.ts), kept by triggers.
