@@ -67,7 +67,17 @@ export interface BrowserStep {
 export class OAuthFlow {
   private readonly specs: Record<PlainProvider, ProviderSpec>;
   private readonly oidc = new OidcClients();
-  constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions; gate: SignInGate; endpoints: OAuthEndpoints; publicUrl: string; log: FastifyBaseLogger }) {
+  constructor(
+    private readonly d: {
+      store: Store;
+      clock: Clock;
+      sessions: Sessions;
+      gate: SignInGate;
+      endpoints: OAuthEndpoints;
+      publicUrl: string;
+      log: FastifyBaseLogger;
+    },
+  ) {
     const e = d.endpoints;
     this.specs = {
       google: google(e),
