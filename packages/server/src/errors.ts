@@ -28,6 +28,10 @@ export const ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  // Third version (§12 files; §1.2 shares precondition_failed).
+  precondition_failed: 412,
+  quota_exceeded: 413,
+  range_not_satisfiable: 416,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,

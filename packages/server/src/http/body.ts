@@ -4,6 +4,13 @@ import { parseJsonBody } from '../json/parse.ts';
 
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads its body itself, as a stream of any type (files/, §12). */
+    streamedBody?: boolean;
+  }
+}
+
 /**
  * Routes whose bodies are a few fields (credentials, a URL, a list of names): they take
  * `smallBodyBytes`, not the 16 MiB a bulk insert needs, so an anonymous caller (sign-in takes a
@@ -43,7 +50,8 @@ export function installBodyParsing(app: FastifyInstance, opts: { maxDepth: numbe
   });
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-    if (hasBody && !request.headers['content-type']) {
+    // A route that reads its body as a stream (file uploads, §12) takes any type, or none.
+    if (hasBody && !request.headers['content-type'] && !request.routeOptions.config?.streamedBody) {
       return done(new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json'));
     }
     done(null, payload);
