@@ -3,6 +3,7 @@ import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import { isHttpUrl } from '../http/urls.ts';
 import { validateRules } from '../rules/validate.ts';
 import { checkSearchSettings, type SearchSettings } from '../documents/search.ts';
+import { checkFilesSettings, type FilesSettings } from '../files/settings.ts';
 
 /** A database's settings as stored (API.md §6). */
 export interface Settings {
@@ -18,6 +19,8 @@ export interface Settings {
   auth?: Partial<AuthSettings>;
   /** API.md §1.1 full-text search: collection → the field paths `search=` looks in (documents/search.ts); absent: none. */
   search?: SearchSettings;
+  /** API.md §12: bucket → its settings (files/settings.ts); absent: none. */
+  files?: FilesSettings;
 }
 
 /** API.md §2.1: who may create an account, and whether a password account must verify its e-mail first. */
@@ -53,7 +56,7 @@ export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth
 /** Validates a merged settings object; throws 400 `validation_failed` with every problem. */
 function validate(v: JsonObject): Settings {
   const details: ErrorDetail[] = [];
-  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth', 'search']);
+  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth', 'search', 'files']);
   for (const k of Object.keys(v)) if (!allowed.has(k)) details.push({ path: `/settings/${k}`, message: 'is not a setting' });
   const redirectUrls = v.redirectUrls ?? [];
   if (!Array.isArray(redirectUrls) || !redirectUrls.every(isHttpUrl))
@@ -77,6 +80,7 @@ function validate(v: JsonObject): Settings {
     }
   }
   const search = checkSearchSettings(v.search, details);
+  const files = checkFilesSettings(v.files, details);
   const auth = v.auth ?? {};
   if (!isObject(auth)) details.push({ path: '/settings/auth', message: 'must be {allowSignUp, requireEmailVerification}' });
   else {
@@ -92,6 +96,7 @@ function validate(v: JsonObject): Settings {
     oauth: oauth as Settings['oauth'],
     auth: { ...DEFAULT_AUTH, ...(auth as Partial<AuthSettings>) },
     ...(search ? { search } : {}),
+    ...(files ? { files } : {}),
   };
 }
 
@@ -121,6 +126,7 @@ export function publicSettings(s: Settings) {
     oauth,
     auth: authSettings(s),
     ...(s.search ? { search: s.search } : {}),
+    ...(s.files ? { files: s.files } : {}),
     ...(s.rules === undefined ? {} : { rules: JSON.parse(s.rules) as unknown }),
   };
 }

@@ -76,14 +76,22 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
     },
   );
 
-  typed.get(
-    '/v1/files/:bucket/:id/content',
-    {
-      config: { access: 'download' },
-      schema: { tags, summary: "A file's bytes (or a thumbnail)", params: FileParams, querystring: ContentQuery, response: { ...errors, ...errorResponses(416, 429) } },
-    },
-    async (request, reply) => api.content(request, reply, request.params.bucket, request.params.id, request.query),
-  );
+  // GET and HEAD in one route: Fastify's own HEAD route would send Content-Length: 0.
+  typed.route({
+    method: ['GET', 'HEAD'],
+    url: '/v1/files/:bucket/:id/content',
+    config: { access: 'download' },
+    schema: { tags, summary: "A file's bytes (or a thumbnail)", params: FileParams, querystring: ContentQuery, response: { ...errors, ...errorResponses(416, 429) } },
+    handler: async (request, reply) => api.content(request, reply, request.params.bucket, request.params.id, request.query),
+  });
+
+  typed.route({
+    method: ['GET', 'HEAD'],
+    url: '/v1/public/:databaseId/:bucket/:id',
+    config: { access: 'download' },
+    schema: { tags, summary: "A public bucket's file, for anyone", params: PublicParams, querystring: ContentQuery, response: { ...errors, ...errorResponses(416, 429) } },
+    handler: async (request, reply) => api.publicContent(request, reply, request.params, request.query),
+  });
 
   typed.patch(
     '/v1/files/:bucket/:id',
@@ -116,15 +124,6 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
     '/v1/buckets',
     { config: { access: 'key' }, schema: { tags, summary: 'Buckets with their file counts and bytes', response: { 200: BucketsResponse, ...errors } } },
     async (request) => api.buckets(request),
-  );
-
-  typed.get(
-    '/v1/public/:databaseId/:bucket/:id',
-    {
-      config: { access: 'download' },
-      schema: { tags, summary: "A public bucket's file, for anyone", params: PublicParams, querystring: ContentQuery, response: { ...errors, ...errorResponses(416, 429) } },
-    },
-    async (request, reply) => api.publicContent(request, reply, request.params, request.query),
   );
 
   typed.post(

@@ -68,22 +68,39 @@ export class Thumbnails {
     }
   }
 
+  /**
+   * Reading the original may fail on the way (an S3 connection reset mid-body, which the SDK does
+   * not retry once the answer began): such a failure is tried once more; a refusal of the image is not.
+   */
   private async make(databaseId: string, file: FileRecord, spec: ThumbSpec, key: string): Promise<number> {
+    try {
+      return await this.makeOnce(databaseId, file, spec, key);
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      return this.makeOnce(databaseId, file, spec, key);
+    }
+  }
+
+  private async makeOnce(databaseId: string, file: FileRecord, spec: ThumbSpec, key: string): Promise<number> {
     const format = SOURCES.get(file.contentType)!;
     const source = await this.bytes.get(originalKey(databaseId, file.id));
     if (!source) throw new ApiError('not_found', 'The file is gone');
+    let readFailure: unknown;
     const pipeline = sharp({ limitInputPixels: MAX_PIXELS, pages: 1, failOn: 'error' })
       .rotate()
       .resize({ width: spec.width || undefined, height: spec.height || undefined, fit: spec.fit, withoutEnlargement: false })
       .toFormat(format);
     source.pipe(pipeline);
-    source.once('error', (e) => pipeline.destroy(e));
+    source.once('error', (e) => {
+      readFailure = e;
+      pipeline.destroy(e);
+    });
     let out: Buffer;
     try {
       out = await pipeline.toBuffer();
     } catch (e) {
       source.destroy();
-      if (e instanceof ApiError) throw e;
+      if (readFailure) throw readFailure;
       throw refuse(`The image cannot be made into a thumbnail (over ${MAX_PIXELS / 1e6} megapixels, or not a valid image)`);
     }
     await this.bytes.put(key, Readable.from([out]));

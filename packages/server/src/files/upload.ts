@@ -45,6 +45,7 @@ function multipartError(e: unknown): unknown {
  * streams them to the byte store, then calls `rest` to make sure nothing follows.
  */
 export async function multipartIncoming(request: FastifyRequest, queryName: string | undefined): Promise<Incoming> {
+  const extendedName = watchExtendedName(request);
   const parts = request.parts({ preservePath: true, limits: { fieldSize: 1024 * 1024, parts: 4, files: 2, fields: 2 } });
   // Iterated by hand: leaving a for-await loop at the file part would end the generator, and the
   // parts after the file must still be read (to refuse them).
@@ -72,7 +73,7 @@ export async function multipartIncoming(request: FastifyRequest, queryName: stri
       }
       const file = part as MultipartFile;
       if (file.fieldname !== 'file') throw invalid(`Unexpected file part '${file.fieldname}': the file goes in a part named 'file'`);
-      const name = queryName ?? file.filename;
+      const name = queryName ?? extendedName() ?? file.filename;
       return {
         stream: file.file,
         declaredType: file.mimetype,
@@ -96,3 +97,42 @@ export async function multipartIncoming(request: FastifyRequest, queryName: stri
 
 /** The checked name of an upload. */
 export const uploadName = (incoming: Incoming) => checkFileName(incoming.name);
+
+/** How far into a multipart body the file part's headers may be looked for: a metadata part (16 KiB) and headers. */
+const HEADER_WINDOW = 64 * 1024;
+
+/**
+ * §12 takes the name from the file part's `filename*` (RFC 8187) before its `filename`. busboy
+ * folds both into one `filename`, the later one winning, and does not show the part's headers, so
+ * the first bytes of the body are watched as they pass (a `data` listener beside busboy's pipe: it
+ * reads nothing extra) for the `file` part's Content-Disposition, and its `filename*` is decoded
+ * here. Hand-written: no maintained parser exposes it.
+ */
+function watchExtendedName(request: FastifyRequest): () => string | undefined {
+  const seen: Buffer[] = [];
+  let size = 0;
+  const watch = (chunk: Buffer) => {
+    seen.push(chunk);
+    size += chunk.length;
+    if (size >= HEADER_WINDOW) request.raw.off('data', watch);
+  };
+  request.raw.on('data', watch);
+  return () => {
+    request.raw.off('data', watch);
+    const head = Buffer.concat(seen).subarray(0, HEADER_WINDOW).toString('latin1');
+    for (const line of head.split('\r\n')) {
+      if (!/^content-disposition\s*:/i.test(line) || !/;\s*name\s*=\s*"?file"?\s*(;|$)/i.test(line)) continue;
+      const m = /;\s*filename\*\s*=\s*([^;]+)/i.exec(line);
+      if (!m) return undefined;
+      const ext = /^\s*(utf-8|iso-8859-1)'[^']*'(.*?)\s*$/i.exec(m[1]);
+      if (!ext) return undefined;
+      try {
+        const bytes = Buffer.from(ext[2].replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))), 'latin1');
+        return ext[1].toLowerCase() === 'utf-8' ? new TextDecoder('utf-8', { fatal: true }).decode(bytes) : bytes.toString('latin1');
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  };
+}

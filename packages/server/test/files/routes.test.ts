@@ -36,7 +36,7 @@ forEachStoreAndBytes('files: routes (API.md §12)', (kind, env) => {
     const image = await png();
     const form = new FormData();
     form.append('metadata', JSON.stringify({ album: 'trip', n: 1 }));
-    form.append('file', new Blob([image], { type: 'text/html' }), 'photo.png');
+    form.append('file', new Blob([new Uint8Array(image)], { type: 'text/html' }), 'photo.png');
     const r = await send(t.server, 'POST', '/files/photos', { key: t.db.secretKey, body: form });
     assert.equal(r.status, 201, r.bytes.toString());
     assert.equal(r.json.contentType, 'image/png');
