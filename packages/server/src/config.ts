@@ -65,6 +65,8 @@ export interface FilesConfig {
   downloadsPerIp: number;
   /** Bytes with no record older than this are swept (a crash between storing and recording). */
   orphanAgeMs: number;
+  /** How often the sweep looks for such bytes. */
+  sweepEveryMs: number;
 }
 
 /** Provider endpoints (API.md §9), overridable for tests and self-hosted providers. */
@@ -217,6 +219,7 @@ function filesConfig(env: Env, databaseUrl: string): FilesConfig {
     maxDatabaseBytes: int(env, 'LIMIT_STORAGE_BYTES_PER_DATABASE', 10 * 1024 * 1024 * 1024, 0),
     downloadsPerIp: int(env, 'RATE_LIMIT_FILES_PER_IP', 3000, 1),
     orphanAgeMs: int(env, 'FILES_ORPHAN_AGE_MS', 24 * 3600 * 1000, 0),
+    sweepEveryMs: int(env, 'FILES_SWEEP_EVERY_MS', 3600 * 1000, 100),
   });
 }
 

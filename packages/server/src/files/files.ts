@@ -17,9 +17,8 @@ import { FilesService, type FileWriteHook } from './service.ts';
 import { Thumbnails } from './thumbs.ts';
 import { Uploads } from './uploader.ts';
 
-/** How often due byte removals run, and the sweep of bytes with no record. */
+/** How often due byte removals run. */
 const JOBS_EVERY_MS = 1000;
-const SWEEP_EVERY_MS = 60 * 60_000;
 
 export interface FilesDeps {
   config: Config;
@@ -68,7 +67,7 @@ export function createFiles(deps: FilesDeps): Files {
     routes: (app) => fileRoutes(app, api),
     start() {
       deps.jobs.every('file byte removals', JOBS_EVERY_MS, () => cleanup.runJobs(), { firstAfterMs: 0 });
-      deps.jobs.every('file sweep', SWEEP_EVERY_MS, () => cleanup.sweep(), { firstAfterMs: 60_000 });
+      deps.jobs.every('file sweep', config.files.sweepEveryMs, () => cleanup.sweep(), { firstAfterMs: Math.min(60_000, config.files.sweepEveryMs) });
     },
     async stop() {
       await bytes.close();

@@ -31,10 +31,10 @@ export async function startS3(bucket = 'svc-test', port = 0): Promise<S3Server> 
     endpoint: `http://127.0.0.1:${used}`,
     bucket,
     async stop() {
-      await server.close();
+      await close(server);
     },
     async dispose() {
-      await server.close().catch(() => undefined);
+      await close(server).catch(() => undefined);
       rmSync(directory, { recursive: true, force: true });
     },
     async restart() {
@@ -42,6 +42,13 @@ export async function startS3(bucket = 'svc-test', port = 0): Promise<S3Server> 
       await server.run();
     },
   };
+}
+
+/** Stops an s3rver now: its keep-alive connections (the SDK's) would hold `close` open. */
+function close(server: S3rver): Promise<void> {
+  const done = server.close();
+  server.httpServer?.closeAllConnections();
+  return done;
 }
 
 /** The environment that points a server at a byte store: a fresh local folder, or the given s3rver. */

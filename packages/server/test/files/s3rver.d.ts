@@ -4,5 +4,6 @@ declare module 's3rver' {
     constructor(options: { port?: number; address?: string; silent?: boolean; directory: string; configureBuckets?: Array<{ name: string; configs: string[] }> });
     run(): Promise<{ port: number; address: string }>;
     close(): Promise<void>;
+    httpServer?: import('node:http').Server;
   }
 }
