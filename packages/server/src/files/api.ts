@@ -114,7 +114,13 @@ export class FilesApi {
     return this.visible(caller, bucket, id, [this.scope(caller, bucket, 'read')]);
   }
 
-  async update(request: FastifyRequest, reply: FastifyReply, bucket: string, id: string, body: { name?: string; metadata?: Record<string, unknown> }): Promise<StoredFile> {
+  async update(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    bucket: string,
+    id: string,
+    body: { name?: string; metadata?: Record<string, unknown> },
+  ): Promise<StoredFile> {
     checkCollection(bucket);
     const change: { name?: string; metadata?: JsonObject } = {};
     if (body.name !== undefined) change.name = checkFileName(body.name);
@@ -209,10 +215,18 @@ export class FilesApi {
   }
 
   /** GET /v1/public/:databaseId/:bucket/:id: a public bucket's files for anyone; any other → 404. */
-  async publicContent(request: FastifyRequest, reply: FastifyReply, params: { databaseId: string; bucket: string; id: string }, query: { thumb?: string; download?: string }) {
+  async publicContent(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    params: { databaseId: string; bucket: string; id: string },
+    query: { thumb?: string; download?: string },
+  ) {
     if (!request.principal) await this.countDownload(request, reply);
     const settings = await this.settingsOf(params.databaseId);
-    const found = settings !== undefined && bucketSettings(settings, params.bucket).public === true ? await this.deps.service.find(params.databaseId, params.bucket, params.id) : undefined;
+    const found =
+      settings !== undefined && bucketSettings(settings, params.bucket).public === true
+        ? await this.deps.service.find(params.databaseId, params.bucket, params.id)
+        : undefined;
     if (!found) throw fileNotFound(params.bucket, params.id);
     return this.send(request, reply, params.databaseId, settings!, found.file, query, true);
   }

@@ -26,9 +26,7 @@ export async function enqueueRemoval(q: Queryable, prefix: string, now: string):
 }
 
 export class Cleanup {
-  constructor(
-    private readonly deps: { store: Store; bytes: ByteStore; clock: Clock; log: FastifyBaseLogger; retryBaseMs: number; orphanAgeMs: number },
-  ) {}
+  constructor(private readonly deps: { store: Store; bytes: ByteStore; clock: Clock; log: FastifyBaseLogger; retryBaseMs: number; orphanAgeMs: number }) {}
 
   private iso(ms = 0): string {
     return new Date(this.deps.clock.now() + ms).toISOString();

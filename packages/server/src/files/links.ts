@@ -39,7 +39,9 @@ export class Links {
 
   async sign(claims: LinkClaims): Promise<string> {
     const key = await this.key(claims.databaseId, true);
-    const body = Buffer.from(JSON.stringify([claims.databaseId, claims.bucket, claims.fileId, claims.thumb, claims.download ? 1 : 0, claims.expires])).toString('base64url');
+    const body = Buffer.from(JSON.stringify([claims.databaseId, claims.bucket, claims.fileId, claims.thumb, claims.download ? 1 : 0, claims.expires])).toString(
+      'base64url',
+    );
     return `${body}.${mac(key!, body)}`;
   }
 

@@ -23,7 +23,10 @@ export class Meter extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.size += chunk.length;
-    if (this.size > this.limit) return done(tooLarge(this.limit));
+    if (this.size > this.limit) {
+      done(tooLarge(this.limit));
+      return;
+    }
     this.hash.update(chunk);
     if (this.headBytes < HEAD_BYTES) {
       this.head.push(chunk.subarray(0, HEAD_BYTES - this.headBytes));
@@ -43,4 +46,5 @@ export class Meter extends Transform {
   }
 }
 
-export const tooLarge = (limit: number) => new ApiError('payload_too_large', `A file may have at most ${limit} bytes (LIMIT_FILE_BYTES or the bucket's maxSize)`);
+export const tooLarge = (limit: number) =>
+  new ApiError('payload_too_large', `A file may have at most ${limit} bytes (LIMIT_FILE_BYTES or the bucket's maxSize)`);

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
-import { principalOf } from '../http/auth.ts';
 import { errorResponses, NoContent } from '../http/error-schema.ts';
 import { listQuerySchema } from '../documents/schemas.ts';
 import { noneMatch } from './serve.ts';
@@ -61,7 +60,16 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
 
   typed.get(
     '/v1/files/:bucket',
-    { config: { access: 'key' }, schema: { tags, summary: 'List files', params: BucketParams, querystring: listQuerySchema(api.maxPageSize), response: { 200: FileListResponse, ...errors } } },
+    {
+      config: { access: 'key' },
+      schema: {
+        tags,
+        summary: 'List files',
+        params: BucketParams,
+        querystring: listQuerySchema(api.maxPageSize),
+        response: { 200: FileListResponse, ...errors },
+      },
+    },
     async (request) => api.list(request, request.params.bucket, request.query),
   );
 
@@ -81,7 +89,13 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
     method: ['GET', 'HEAD'],
     url: '/v1/files/:bucket/:id/content',
     config: { access: 'download' },
-    schema: { tags, summary: "A file's bytes (or a thumbnail)", params: FileParams, querystring: ContentQuery, response: { ...errors, ...errorResponses(416, 429) } },
+    schema: {
+      tags,
+      summary: "A file's bytes (or a thumbnail)",
+      params: FileParams,
+      querystring: ContentQuery,
+      response: { ...errors, ...errorResponses(416, 429) },
+    },
     handler: async (request, reply) => api.content(request, reply, request.params.bucket, request.params.id, request.query),
   });
 
@@ -89,7 +103,13 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
     method: ['GET', 'HEAD'],
     url: '/v1/public/:databaseId/:bucket/:id',
     config: { access: 'download' },
-    schema: { tags, summary: "A public bucket's file, for anyone", params: PublicParams, querystring: ContentQuery, response: { ...errors, ...errorResponses(416, 429) } },
+    schema: {
+      tags,
+      summary: "A public bucket's file, for anyone",
+      params: PublicParams,
+      querystring: ContentQuery,
+      response: { ...errors, ...errorResponses(416, 429) },
+    },
     handler: async (request, reply) => api.publicContent(request, reply, request.params, request.query),
   });
 
@@ -97,7 +117,13 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
     '/v1/files/:bucket/:id',
     {
       config: { access: 'key' },
-      schema: { tags, summary: "Rename a file or replace its metadata", params: FileParams, body: PatchBody, response: { 200: FileSchema, ...errors, ...errorResponses(413), 412: PreconditionFailedResponse } },
+      schema: {
+        tags,
+        summary: 'Rename a file or replace its metadata',
+        params: FileParams,
+        body: PatchBody,
+        response: { 200: FileSchema, ...errors, ...errorResponses(413), 412: PreconditionFailedResponse },
+      },
     },
     async (request, reply) => {
       const stored = await api.update(request, reply, request.params.bucket, request.params.id, request.body);
@@ -107,7 +133,10 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
 
   typed.delete(
     '/v1/files/:bucket/:id',
-    { config: { access: 'key' }, schema: { tags, summary: 'Delete a file', params: FileParams, response: { 204: NoContent, ...errors, 412: PreconditionFailedResponse } } },
+    {
+      config: { access: 'key' },
+      schema: { tags, summary: 'Delete a file', params: FileParams, response: { 204: NoContent, ...errors, 412: PreconditionFailedResponse } },
+    },
     async (request, reply) => {
       await api.remove(request, reply, request.params.bucket, request.params.id);
       return reply.code(204).send();
@@ -116,7 +145,10 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
 
   typed.post(
     '/v1/files/:bucket/:id/url',
-    { config: { access: 'key' }, schema: { tags, summary: 'A signed link to the bytes', params: FileParams, body: LinkBody, response: { 200: LinkResponse, ...errors } } },
+    {
+      config: { access: 'key' },
+      schema: { tags, summary: 'A signed link to the bytes', params: FileParams, body: LinkBody, response: { 200: LinkResponse, ...errors } },
+    },
     async (request) => api.link(request, request.params.bucket, request.params.id, request.body ?? {}),
   );
 
@@ -128,7 +160,10 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
 
   typed.post(
     '/v1/admin/databases/:id/rotate-file-key',
-    { config: { access: 'operator' }, schema: { tags: ['admin'], summary: "A new key for a database's file links: every link made before stops working", response: { 204: NoContent } } },
+    {
+      config: { access: 'operator' },
+      schema: { tags: ['admin'], summary: "A new key for a database's file links: every link made before stops working", response: { 204: NoContent } },
+    },
     async (request: FastifyRequest, reply) => {
       const { id } = request.params as { id: string };
       await api.rotate(id);

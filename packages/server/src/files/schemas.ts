@@ -3,7 +3,11 @@ import { ErrorResponse } from '../http/error-schema.ts';
 
 export const BucketParams = Type.Object({ bucket: Type.String({ maxLength: 256 }) });
 export const FileParams = Type.Object({ bucket: Type.String({ maxLength: 256 }), id: Type.String({ maxLength: 128 }) });
-export const PublicParams = Type.Object({ databaseId: Type.String({ maxLength: 128 }), bucket: Type.String({ maxLength: 256 }), id: Type.String({ maxLength: 128 }) });
+export const PublicParams = Type.Object({
+  databaseId: Type.String({ maxLength: 128 }),
+  bucket: Type.String({ maxLength: 256 }),
+  id: Type.String({ maxLength: 128 }),
+});
 
 export const UploadQuery = Type.Object({
   name: Type.Optional(Type.String({ description: "The file's name; else the file part's filename" })),

@@ -30,7 +30,11 @@ export class FilesService {
   /** The record and version of one file, or undefined. */
   async find(databaseId: string, bucket: string, id: string): Promise<StoredFile | undefined> {
     const { store } = this.deps;
-    const row = await store.get<FileRow>(`SELECT ${columns(store.dialect)} FROM files WHERE database_id = ? AND bucket = ? AND id = ?`, [databaseId, bucket, id]);
+    const row = await store.get<FileRow>(`SELECT ${columns(store.dialect)} FROM files WHERE database_id = ? AND bucket = ? AND id = ?`, [
+      databaseId,
+      bucket,
+      id,
+    ]);
     return row && fromRow(row);
   }
 
@@ -53,16 +57,10 @@ export class FilesService {
       if (Number(used?.n ?? 0) + file.size > this.deps.maxDatabaseBytes) {
         throw new ApiError('quota_exceeded', `The database's files would exceed its ${this.deps.maxDatabaseBytes} bytes (LIMIT_STORAGE_BYTES_PER_DATABASE)`);
       }
-      await tx.run(`INSERT INTO files (database_id, bucket, id, data, size, version, created_at, updated_at) VALUES (?, ?, ?, ${store.dialect.jsonParam}, ?, ?, ?, ?)`, [
-        databaseId,
-        file.bucket,
-        file.id,
-        dataOf(file),
-        file.size,
-        version,
-        file.createdAt,
-        file.updatedAt,
-      ]);
+      await tx.run(
+        `INSERT INTO files (database_id, bucket, id, data, size, version, created_at, updated_at) VALUES (?, ?, ?, ${store.dialect.jsonParam}, ?, ?, ?, ?)`,
+        [databaseId, file.bucket, file.id, dataOf(file), file.size, version, file.createdAt, file.updatedAt],
+      );
       return { file, version };
     });
   }

@@ -98,7 +98,7 @@ export class Thumbnails {
     let out: Buffer;
     try {
       out = await pipeline.toBuffer();
-    } catch (e) {
+    } catch {
       source.destroy();
       if (readFailure) throw readFailure;
       throw refuse(`The image cannot be made into a thumbnail (over ${MAX_PIXELS / 1e6} megapixels, or not a valid image)`);

@@ -25,7 +25,8 @@ const invalid = (message: string, path = '/body') => new ApiError('validation_fa
 /** Checks the `metadata` part's JSON: an object within 16 KiB whose keys obey §1's field rules. */
 export function checkMetadata(value: unknown, path = '/metadata'): JsonObject {
   if (!isObject(value)) throw invalid('metadata must be a JSON object', path);
-  if (Buffer.byteLength(JSON.stringify(value)) > MAX_METADATA_BYTES) throw new ApiError('payload_too_large', `metadata may have at most ${MAX_METADATA_BYTES} bytes of JSON`);
+  if (Buffer.byteLength(JSON.stringify(value)) > MAX_METADATA_BYTES)
+    throw new ApiError('payload_too_large', `metadata may have at most ${MAX_METADATA_BYTES} bytes of JSON`);
   checkFields(value);
   return value;
 }
@@ -57,11 +58,13 @@ export async function multipartIncoming(request: FastifyRequest, queryName: stri
       const part = next.value;
       if (part.type === 'field') {
         const field = part as MultipartValue;
-        if (field.fieldname !== 'metadata' || sawMetadata) throw invalid(`Unexpected part '${field.fieldname}': send at most one 'metadata' part, then one 'file' part`);
+        if (field.fieldname !== 'metadata' || sawMetadata)
+          throw invalid(`Unexpected part '${field.fieldname}': send at most one 'metadata' part, then one 'file' part`);
         sawMetadata = true;
         let value = field.value;
         if (typeof value === 'string') {
-          if (Buffer.byteLength(value) > MAX_METADATA_BYTES) throw new ApiError('payload_too_large', `metadata may have at most ${MAX_METADATA_BYTES} bytes of JSON`);
+          if (Buffer.byteLength(value) > MAX_METADATA_BYTES)
+            throw new ApiError('payload_too_large', `metadata may have at most ${MAX_METADATA_BYTES} bytes of JSON`);
           try {
             value = JSON.parse(value);
           } catch {
@@ -127,7 +130,10 @@ function watchExtendedName(request: FastifyRequest): () => string | undefined {
       const ext = /^\s*(utf-8|iso-8859-1)'[^']*'(.*?)\s*$/i.exec(m[1]);
       if (!ext) return undefined;
       try {
-        const bytes = Buffer.from(ext[2].replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))), 'latin1');
+        const bytes = Buffer.from(
+          ext[2].replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+          'latin1',
+        );
         return ext[1].toLowerCase() === 'utf-8' ? new TextDecoder('utf-8', { fatal: true }).decode(bytes) : bytes.toString('latin1');
       } catch {
         return undefined;

@@ -31,9 +31,7 @@ export interface Uploader {
  * fails (the byte store went away), the sweep removes them later.
  */
 export class Uploads {
-  constructor(
-    private readonly deps: { bytes: ByteStore; service: FilesService; maxFileBytes: number; log: FastifyBaseLogger; now: () => string },
-  ) {}
+  constructor(private readonly deps: { bytes: ByteStore; service: FilesService; maxFileBytes: number; log: FastifyBaseLogger; now: () => string }) {}
 
   async upload(request: FastifyRequest, who: Uploader, bucket: string, query: { name?: string }): Promise<StoredFile> {
     const encoding = request.headers['content-encoding'];

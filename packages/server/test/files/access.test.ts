@@ -34,11 +34,19 @@ forEachStoreAndBytes('files: access under §10 rules', (kind, env) => {
     ).put('/rules', { rules: RULES });
     ann = await newUser(t.server, t.db.publicKey, 'ann@files.test');
     bob = await newUser(t.server, t.db.publicKey, 'bob@files.test');
-    const a = await as(ann, 'POST', '/files/private', { body: randomBytes(100), headers: { 'content-type': 'application/octet-stream' }, query: { name: 'ann.bin' } });
+    const a = await as(ann, 'POST', '/files/private', {
+      body: randomBytes(100),
+      headers: { 'content-type': 'application/octet-stream' },
+      query: { name: 'ann.bin' },
+    });
     assert.equal(a.status, 201, a.bytes.toString());
     assert.equal(a.json.owner, ann.user.id, 'the owner comes from the session');
     annFile = a.json;
-    const b = await as(bob, 'POST', '/files/private', { body: randomBytes(100), headers: { 'content-type': 'application/octet-stream' }, query: { name: 'bob.bin' } });
+    const b = await as(bob, 'POST', '/files/private', {
+      body: randomBytes(100),
+      headers: { 'content-type': 'application/octet-stream' },
+      query: { name: 'bob.bin' },
+    });
     assert.equal(b.status, 201);
     bobFile = b.json;
   });
@@ -76,7 +84,10 @@ forEachStoreAndBytes('files: access under §10 rules', (kind, env) => {
   test('each may do everything with their own file', async () => {
     const mine = await as(ann, 'GET', `/files/private/${annFile.id}/content`);
     assert.equal(mine.status, 200);
-    const renamed = await as(ann, 'PATCH', `/files/private/${annFile.id}`, { body: JSON.stringify({ name: 'ann2.bin' }), headers: { 'content-type': 'application/json' } });
+    const renamed = await as(ann, 'PATCH', `/files/private/${annFile.id}`, {
+      body: JSON.stringify({ name: 'ann2.bin' }),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(renamed.status, 200);
     const link = await as(ann, 'POST', `/files/private/${annFile.id}/url`, { body: '{}', headers: { 'content-type': 'application/json' } });
     assert.equal(link.status, 200);

@@ -120,6 +120,14 @@ export async function send(
 }
 
 /** A raw upload: the bytes as the body, the name in the query. */
-export function uploadRaw(server: { base: string }, key: string, bucket: string, bytes: Buffer, name: string, type = 'application/octet-stream', extra: Record<string, string> = {}) {
+export function uploadRaw(
+  server: { base: string },
+  key: string,
+  bucket: string,
+  bytes: Buffer,
+  name: string,
+  type = 'application/octet-stream',
+  extra: Record<string, string> = {},
+) {
   return send(server, 'POST', `/files/${bucket}`, { key, body: bytes, headers: { 'content-type': type, ...extra }, query: { name } });
 }

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -65,7 +65,10 @@ forEachStoreAndBytes('files: nothing lost, nothing left behind', (kind, env) => 
     assert.ok((await keys(bytes)).includes(orphan), 'bytes younger than 24 hours stay');
     clock.advance(24 * 3600_000);
     await eventually(async () => !(await keys(bytes)).includes(orphan), { what: 'the orphan swept' });
-    assert.ok((await keys(bytes)).some((k) => k.includes(kept.json.id)), 'a recorded file is never swept');
+    assert.ok(
+      (await keys(bytes)).some((k) => k.includes(kept.json.id)),
+      'a recorded file is never swept',
+    );
     const back = await send(t.server, 'GET', `/files/sw/${kept.json.id}/content`, { key: db.secretKey });
     assert.equal(back.status, 200);
     await bytes.close();

@@ -5,7 +5,10 @@ import sharp from 'sharp';
 import { useServer } from '../helpers/server.ts';
 import { forEachStoreAndBytes, send, sha256, uploadRaw } from './helpers.ts';
 
-const png = () => sharp({ create: { width: 40, height: 20, channels: 3, background: '#f00' } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 40, height: 20, channels: 3, background: '#f00' } })
+    .png()
+    .toBuffer();
 
 forEachStoreAndBytes('files: routes (API.md §12)', (kind, env) => {
   const t = useServer(kind, () => ({ env: { ...env(), LIMIT_FILE_BYTES: String(256 * 1024), LIMIT_STORAGE_BYTES_PER_DATABASE: String(1024 * 1024) } }));
@@ -69,7 +72,12 @@ forEachStoreAndBytes('files: routes (API.md §12)', (kind, env) => {
 
   test('names: none, a slash, a backslash, a control or format character, over 255 characters → 400', async () => {
     for (const name of ['', 'a/b', 'a\\b', 'a\u0007b', 'a\u202eb', 'x'.repeat(256)]) {
-      const r = await send(t.server, 'POST', '/files/n', { key: t.db.secretKey, body: Buffer.from('x'), headers: { 'content-type': 'text/plain' }, query: name ? { name } : {} });
+      const r = await send(t.server, 'POST', '/files/n', {
+        key: t.db.secretKey,
+        body: Buffer.from('x'),
+        headers: { 'content-type': 'text/plain' },
+        query: name ? { name } : {},
+      });
       assert.equal(r.status, 400, `name ${JSON.stringify(name)}`);
       assert.equal(r.json.error.code, 'validation_failed');
     }
@@ -105,7 +113,10 @@ forEachStoreAndBytes('files: routes (API.md §12)', (kind, env) => {
       ['c.txt', 20],
     ] as const)
       assert.equal((await uploadRaw(t.server, db.secretKey, 'l', randomBytes(size), name, 'text/plain')).status, 201);
-    const bySize = await send(t.server, 'GET', '/files/l', { key: db.secretKey, query: { sortBy: 'size', sortOrder: 'desc', filter: JSON.stringify({ size: { $gte: 20 } }) } });
+    const bySize = await send(t.server, 'GET', '/files/l', {
+      key: db.secretKey,
+      query: { sortBy: 'size', sortOrder: 'desc', filter: JSON.stringify({ size: { $gte: 20 } }) },
+    });
     assert.equal(bySize.status, 200, bySize.bytes.toString());
     assert.deepEqual(
       bySize.json.files.map((f: { name: string }) => f.name),

@@ -10,12 +10,21 @@ const GiB = 1024 * 1024 * 1024;
 const CHUNK = 64 * 1024;
 
 /** Sends `total` bytes made on the fly (never held) as a raw upload; resolves with the answer and the bytes' SHA-256. */
-function streamUpload(base: string, key: string, path: string, total: number, onChunk?: () => void): Promise<{ status: number; body: string; sha256: string; sent: number }> {
+function streamUpload(
+  base: string,
+  key: string,
+  path: string,
+  total: number,
+  onChunk?: () => void,
+): Promise<{ status: number; body: string; sha256: string; sent: number }> {
   const chunk = Buffer.alloc(CHUNK, 7);
   const hash = createHash('sha256');
   return new Promise((resolve, reject) => {
     let sent = 0;
-    const req = http.request(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream', 'content-length': total } });
+    const req = http.request(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream', 'content-length': total },
+    });
     req.on('response', (res) => {
       let body = '';
       res.on('data', (d) => {
@@ -45,7 +54,12 @@ forEachStore('files: uploads stream', (kind) => {
 
   test('a 1 GiB upload raises the RSS by less than 64 MiB and is stored whole', async () => {
     // Another request first, so what the first request of a route costs is not counted.
-    await send(t.server, 'POST', '/files/warm', { key: t.db.secretKey, body: Buffer.alloc(1024), headers: { 'content-type': 'text/plain' }, query: { name: 'w' } });
+    await send(t.server, 'POST', '/files/warm', {
+      key: t.db.secretKey,
+      body: Buffer.alloc(1024),
+      headers: { 'content-type': 'text/plain' },
+      query: { name: 'w' },
+    });
     global.gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;

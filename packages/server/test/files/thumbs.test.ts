@@ -64,7 +64,9 @@ forEachStoreAndBytes('files: thumbnails', (kind, env) => {
 
   test("a GIF's thumbnail is a PNG; concurrent first requests make it once and get the same bytes", async () => {
     const up = await uploadRaw(t.server, t.db.secretKey, 'g', await image('gif'), 'a.gif', 'image/gif');
-    const answers = await Promise.all(Array.from({ length: 6 }, () => send(t.server, 'GET', `/files/g/${up.json.id}/content`, { key: t.db.secretKey, query: { thumb: '100x100' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => send(t.server, 'GET', `/files/g/${up.json.id}/content`, { key: t.db.secretKey, query: { thumb: '100x100' } })),
+    );
     for (const a of answers) {
       assert.equal(a.status, 200);
       assert.equal(a.headers.get('content-type'), 'image/png');

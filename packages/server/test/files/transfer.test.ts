@@ -11,8 +11,13 @@ import { bytesEnv, send, startS3, uploadRaw, type S3Server } from './helpers.ts'
 const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
 /** `svc export` on one store and byte store piped into `svc import` on another, as an operator runs them. */
-function move(from: Record<string, string>, to: Record<string, string>, databaseId: string): Promise<{ exported: number | null; imported: number | null; stderr: string }> {
-  const run = (env: Record<string, string>, args: string[]) => spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+function move(
+  from: Record<string, string>,
+  to: Record<string, string>,
+  databaseId: string,
+): Promise<{ exported: number | null; imported: number | null; stderr: string }> {
+  const run = (env: Record<string, string>, args: string[]) =>
+    spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const exp = run(from, ['export', '--database', databaseId]);
   const imp = run(to, ['import']);
   exp.stdout.pipe(imp.stdin);

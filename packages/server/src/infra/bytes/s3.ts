@@ -56,7 +56,8 @@ export function s3ByteStore(options: S3Options): ByteStore {
       try {
         return (await client.send(new HeadObjectCommand({ Bucket, Key: key }))).ContentLength;
       } catch (e) {
-        if ((e as { name?: string }).name === 'NotFound' || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+        if ((e as { name?: string }).name === 'NotFound' || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
+          return undefined;
         throw e;
       }
     },
