@@ -12,6 +12,7 @@ import { WebhooksPage, WebhookPage } from './pages/webhooks.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { LivePage } from './pages/live.tsx';
 import { RulesPage } from './pages/rules.tsx';
+import { FilesPage } from './pages/files.tsx';
 
 const TABS = [
   ['documents', 'Documents'],
@@ -19,6 +20,7 @@ const TABS = [
   ['rules', 'Rules'],
   ['users', 'Users'],
   ['webhooks', 'Webhooks'],
+  ['files', 'Files'],
   ['settings', 'Settings'],
   ['live', 'Live'],
 ] as const;
@@ -156,6 +158,8 @@ function DatabasePage({ db, tab, sub, onChanged }: { db: Database; tab?: string;
       return <UsersPage db={db} />;
     case 'webhooks':
       return sub ? <WebhookPage db={db} webhookId={sub} /> : <WebhooksPage db={db} />;
+    case 'files':
+      return <FilesPage db={db} bucket={sub} />;
     case 'settings':
       return <SettingsPage db={db} onSaved={onChanged} />;
     case 'live':
