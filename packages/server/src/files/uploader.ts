@@ -98,7 +98,8 @@ export class Uploads {
     meter.once('error', (e) => {
       failure ??= e;
     });
-    source.once('error', fail);
+    // The client's stream failing (a reset connection) is the client's end of the upload, not a server error.
+    source.once('error', () => fail(new ApiError('bad_request', 'The upload ended before its last byte')));
     // A client gone mid-upload: its stream closes without ending, and the store must not wait on.
     source.once('close', () => {
       if (!source.readableEnded) fail(new ApiError('bad_request', 'The upload ended before its last byte'));
