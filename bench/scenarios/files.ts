@@ -22,7 +22,11 @@ const BODY = 'x'.repeat(MiB);
 const OCTETS = { 'content-type': 'application/octet-stream' };
 
 async function upload(url: string, path: string, key: string | undefined, body: Buffer | string, type = 'application/octet-stream') {
-  const res = await fetch(url + path, { method: 'POST', headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': type }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': type },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  });
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { id: string; size: number };
 }
