@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.ts';
 import type { JsonObject } from '../json/merge-patch.ts';
-import { compileMatcher, type Matcher, resolveRule, rulesOfSettings, type Operation, type Rule, type RuleUser, type Rules } from '../rules/rules.ts';
+import { compileMatcher, type Matcher, resolveRule, ruleFor, rulesOfSettings, type Operation, type Rule, type RuleUser, type Rules } from '../rules/rules.ts';
 import type { FileRecord } from './record.ts';
 
 /**
@@ -22,6 +22,11 @@ export function fileRule(rules: Rules | undefined, bucket: string, operation: Op
   const own = `files/${bucket}`;
   const entry = Object.hasOwn(all, own) ? all[own] : Object.hasOwn(all, 'files/*') ? all['files/*'] : undefined;
   return entry && Object.hasOwn(entry, operation) ? (entry[operation] as Rule) : false;
+}
+
+/** The rule of an operation on a change-log collection: a bucket's (`files/<bucket>`) or a document collection's. */
+export function ruleOfCollection(rules: Rules | undefined, collection: string, operation: Operation): Rule {
+  return collection.startsWith('files/') ? fileRule(rules, collection.slice('files/'.length), operation) : ruleFor(rules, collection, operation);
 }
 
 /**
