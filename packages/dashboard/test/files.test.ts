@@ -63,7 +63,7 @@ test('files: drop an image into a new bucket, see its preview, copy a working li
     return dt;
   });
   await page.dispatchEvent('[aria-label="Drop files here"]', 'drop', { dataTransfer });
-  await page.getByRole('cell', { name: 'face.png', exact: true }).waitFor();
+  await page.getByText('face.png', { exact: true }).waitFor();
   assert.equal(new URL(page.url()).pathname, `/databases/${dbId}/files/avatars`);
   const preview = page.locator('img.thumb');
   await preview.waitFor();
@@ -87,5 +87,17 @@ test('files: drop an image into a new bucket, see its preview, copy a working li
   await page.getByRole('button', { name: 'Delete file' }).click();
   await page.getByText(/This bucket is empty/).waitFor();
   assert.equal((await fetch(copied)).status, 404, 'a deleted file is gone from its link too');
+
+  // The buckets' settings: saved into the database's settings.
+  await page.getByLabel('settings.files').fill('{ "avatars": { "thumbs": ["64x64"], "public": true } }');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Saved the buckets/ })
+    .waitFor();
+  const signIn = await request(server, 'POST', '/admin/sign-in', { body: OPERATOR });
+  const db = await request(server, 'GET', `/admin/databases/${dbId}`, { key: (signIn.json as { token: string }).token });
+  const stored = db.json as { database?: { settings: { files?: unknown } }; settings?: { files?: unknown } };
+  assert.deepEqual((stored.database ?? stored).settings?.files, { avatars: { thumbs: ['64x64'], public: true } }, JSON.stringify(db.json));
   assert.deepEqual(w.errors, []);
 });

@@ -3,6 +3,7 @@ import { api, ApiCallError, describeError, session } from '../api.ts';
 import type { Database } from '../types.ts';
 import { navigate } from '../router.ts';
 import { Confirm, ErrorText, Link, Loaded, useAction, useLoad, useToast, When } from '../ui.tsx';
+import { JsonEditor, mergePatchBetween, parseObject, type JsonFields } from '../json-editor.tsx';
 
 /** A file record (API.md §12). */
 interface FileRecord {
@@ -120,6 +121,7 @@ export function FilesPage({ db, bucket }: { db: Database; bucket?: string }) {
       </div>
       <ErrorText error={act.error} />
       {bucket && <BucketFiles key={`${bucket}:${version}`} db={db} bucket={bucket} onChanged={() => buckets.reload()} toast={toast} />}
+      <BucketSettings db={db} toast={toast} />
       {view}
     </div>
   );
@@ -214,4 +216,39 @@ function BucketFiles({ db, bucket, onChanged, toast }: { db: Database; bucket: s
 function Preview({ db, file }: { db: Database; file: FileRecord }) {
   const src = useLoad(() => link(db, file, '100x100'), [file.id]);
   return src.data ? <img src={src.data} alt={file.name} width={50} height={50} class="thumb" /> : <span class="muted">…</span>;
+}
+
+/** The buckets' settings (`settings.files`: maxSize, contentTypes, thumbs, public per bucket), saved as a merge patch. */
+function BucketSettings({ db, toast }: { db: Database; toast: (m: string) => void }) {
+  const [saved, setSaved] = useState<JsonFields>(((db.settings as { files?: JsonFields }).files ?? {}) as JsonFields);
+  const [text, setText] = useState(JSON.stringify(saved, null, 2));
+  const act = useAction();
+  return (
+    <form
+      class="bucket-settings"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const { value, error } = parseObject(text, "The buckets' settings");
+        await act.run(async () => {
+          if (!value) throw new Error(error);
+          await api('PATCH', `/admin/databases/${encodeURIComponent(db.id)}`, { body: { settings: { files: mergePatchBetween(saved, value) } } });
+          setSaved(value);
+          toast("Saved the buckets' settings");
+        });
+      }}
+    >
+      <h2>Buckets' settings</h2>
+      <p class="muted small">
+        Per bucket: <code>maxSize</code> (bytes), <code>contentTypes</code> (<code>["image/*"]</code>), <code>thumbs</code> (<code>["400x300"]</code>),{' '}
+        <code>public</code>.
+      </p>
+      <JsonEditor label="settings.files" value={text} onInput={setText} rows={8} what="The buckets' settings" />
+      <ErrorText error={act.error} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={act.busy}>
+          Save settings
+        </button>
+      </div>
+    </form>
+  );
 }
