@@ -105,6 +105,16 @@ forEachStoreAndBytes('files: routes (API.md §12)', (kind, env) => {
     assert.equal(list.json.total, 4);
   });
 
+  test('two concurrent uploads cannot both pass the quota: it is checked in the transaction that records the file', async () => {
+    const db = await t.server.createDatabase();
+    for (let i = 0; i < 3; i++) assert.equal((await uploadRaw(t.server, db.secretKey, 'c', randomBytes(250 * 1024), `f${i}`)).status, 201);
+    // 750 KiB stored of 1 MiB: either 200 KiB upload fits alone, not both.
+    const answers = await Promise.all([0, 1, 2, 3].map((i) => uploadRaw(t.server, db.secretKey, 'c', randomBytes(200 * 1024), `race${i}`)));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [201, 413, 413, 413]);
+    const buckets = await send(t.server, 'GET', '/buckets', { key: db.secretKey });
+    assert.ok(buckets.json.buckets[0].bytes <= 1024 * 1024);
+  });
+
   test('lists take the §1 query language over file records; buckets count files and bytes', async () => {
     const db = await t.server.createDatabase();
     for (const [name, size] of [
