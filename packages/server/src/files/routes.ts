@@ -22,6 +22,22 @@ import {
 
 const tags = ['files'];
 const errors = errorResponses(400, 401, 403, 404);
+/** How long a refused upload's connection keeps reading (and dropping) what the client still sends. */
+const LINGER_MS = 5000;
+
+/**
+ * Refused before the whole body arrived (a limit passed): the answer goes now, and what the client
+ * still sends is read and dropped until its body ends (a lingering close, as nginx does). Closing
+ * the socket at once would make the client's next write reset the connection, and most clients
+ * would lose the answer. A client still sending after LINGER_MS has its connection closed.
+ */
+function lingeringClose(request: FastifyRequest): void {
+  const raw = request.raw;
+  raw.resume();
+  setTimeout(() => {
+    if (!raw.readableEnded) raw.socket.destroy();
+  }, LINGER_MS).unref();
+}
 
 /** §12's routes. Handlers parse and answer; the checks and their order live in api.ts. */
 export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
@@ -50,8 +66,7 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
           const stored = await api.upload(request, request.params.bucket, request.query);
           return withTag(reply, stored.version).code(201).send(stored.file);
         } catch (e) {
-          // Refused before the whole body arrived (a limit passed): answer now and drop the connection, not read the rest.
-          if (!request.raw.readableEnded) reply.header('connection', 'close');
+          if (!request.raw.readableEnded) lingeringClose(request);
           throw e;
         }
       },
