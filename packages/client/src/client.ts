@@ -1,5 +1,6 @@
 import { AuthService } from './auth.js';
 import { CollectionService } from './collection.js';
+import { FilesService } from './files.js';
 import { Http, type CallOptions, type FetchLike, type RetryOptions, type Sender, type WriteOptions } from './http.js';
 import { RealtimeService, type RealtimeOptions } from './realtime.js';
 import { RulesService } from './rules.js';
@@ -94,6 +95,11 @@ export class SvcClient {
       idempotent: opts?.idempotencyKey ? { key: opts.idempotencyKey } : true,
     });
     return r.results;
+  }
+
+  /** The files of a bucket (§12): upload, list, get, url, download, update, remove. */
+  files(bucket: string): FilesService {
+    return new FilesService(this.documents, bucket);
   }
 
   /** Every collection of the database with its document count (with a public key: those whose `read` rule is `true`). */

@@ -23,6 +23,12 @@ export interface SendOptions {
   idempotent?: boolean | { key: string };
   /** Called with the answer's headers (a 2xx): e.g. its `ETag`. */
   onHeaders?: (headers: Headers) => void;
+  /** Sent as is instead of `body` (file uploads: a Blob, bytes or a stream), with `contentType`. */
+  raw?: BodyInit;
+  /** Upload progress, in browsers (sent with XMLHttpRequest there: fetch reports none). */
+  onUploadProgress?: (sent: number, total: number) => void;
+  /** `blob`: the answer's bytes as a Blob instead of decoded JSON (file downloads). */
+  responseType?: 'json' | 'blob';
 }
 
 /** Whatever sends requests: the bare Http (the key alone), or the UserSession (as the signed-in user). */
@@ -137,17 +143,28 @@ export class Http implements Sender {
 
   private async once<T>(opts: SendOptions): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, accept: 'application/json', ...opts.headers };
-    let body: string | undefined;
-    if (opts.body !== undefined) {
+    let body: BodyInit | undefined;
+    if (opts.raw !== undefined) {
+      body = opts.raw;
+      // FormData: fetch writes the multipart type with its boundary.
+      if (!(body instanceof FormData)) headers['content-type'] = opts.contentType ?? 'application/octet-stream';
+    } else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
     let res: Response;
     try {
-      res = await this.fetchFn(this.url(opts.path, opts.query), { method: opts.method, headers, body, signal: opts.signal });
+      const init: RequestInit & { duplex?: 'half' } = { method: opts.method, headers, body, signal: opts.signal };
+      // A streamed body (Node, modern browsers) must say so.
+      if (body instanceof ReadableStream) init.duplex = 'half';
+      res =
+        opts.onUploadProgress && typeof XMLHttpRequest !== 'undefined'
+          ? await xhr(this.url(opts.path, opts.query), init, headers, opts.onUploadProgress)
+          : await this.fetchFn(this.url(opts.path, opts.query), init);
     } catch (e) {
       throw SvcError.fromFetchFailure(e, opts.signal);
     }
+    if (opts.responseType === 'blob' && res.ok) return (await res.blob()) as T;
     let text: string;
     try {
       text = await res.text();
@@ -164,4 +181,19 @@ export class Http implements Sender {
     opts.onHeaders?.(res.headers);
     return json as T;
   }
+}
+
+/** fetch's answer for an XMLHttpRequest, so an upload can report progress in browsers. */
+function xhr(url: string, init: RequestInit, headers: Record<string, string>, onProgress: (sent: number, total: number) => void): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = new XMLHttpRequest();
+    req.open(init.method ?? 'GET', url);
+    for (const [k, v] of Object.entries(headers)) req.setRequestHeader(k, v);
+    req.upload.onprogress = (e) => onProgress(e.loaded, e.total);
+    req.onload = () => resolve(new Response(req.responseText, { status: req.status, headers: { 'retry-after': req.getResponseHeader('retry-after') ?? '' } }));
+    req.onerror = () => reject(new TypeError('network error'));
+    req.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    init.signal?.addEventListener('abort', () => req.abort());
+    req.send(init.body as XMLHttpRequestBodyInit | null);
+  });
 }

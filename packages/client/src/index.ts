@@ -17,6 +17,7 @@ export {
   type SubscribeOptions,
 } from './realtime.js';
 export { RulesService } from './rules.js';
+export { FilesService, type FileRecord, type FileList, type FileListParams, type UploadBody, type UploadOptions, type UrlOptions } from './files.js';
 export { UsersService } from './users.js';
 export { WebhooksService } from './webhooks.js';
 export { verifyWebhook } from './verify-webhook.js';

@@ -13,6 +13,7 @@ import { SettingsPage } from './pages/settings.tsx';
 import { LivePage } from './pages/live.tsx';
 import { RulesPage } from './pages/rules.tsx';
 import { SecurityPage } from './pages/security.tsx';
+import { FilesPage } from './pages/files.tsx';
 
 const TABS = [
   ['documents', 'Documents'],
@@ -20,6 +21,7 @@ const TABS = [
   ['rules', 'Rules'],
   ['users', 'Users'],
   ['webhooks', 'Webhooks'],
+  ['files', 'Files'],
   ['settings', 'Settings'],
   ['live', 'Live'],
 ] as const;
@@ -160,6 +162,8 @@ function DatabasePage({ db, tab, sub, onChanged }: { db: Database; tab?: string;
       return <UsersPage db={db} />;
     case 'webhooks':
       return sub ? <WebhookPage db={db} webhookId={sub} /> : <WebhooksPage db={db} />;
+    case 'files':
+      return <FilesPage db={db} bucket={sub} />;
     case 'settings':
       return <SettingsPage db={db} onSaved={onChanged} />;
     case 'live':

@@ -33,6 +33,7 @@ import { createInvalidation, type Invalidation } from './infra/invalidation/inva
 import { InvalidatedCache } from './infra/invalidation/cache.ts';
 import { createInvalidationFeature } from './infra/invalidation/feature.ts';
 import type { Feature } from './feature.ts';
+import { createFiles } from './files/files.ts';
 
 export interface AppDeps {
   config: Config;
@@ -129,6 +130,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crashAfterCommit: config.testCrashAfterCommitKey,
   });
 
+  // Files (§12): their events reach webhooks and realtime like the documents' (the same hook, the same listener).
+  const files = createFiles({
+    config,
+    store,
+    clock,
+    limiter,
+    jobs,
+    log: app.log,
+    onChange,
+    inTransaction: async (tx, databaseId, events) => {
+      const hooks = await webhooks.enqueue.prefetch(tx, databaseId);
+      if (hooks) await webhooks.enqueue.apply(tx, hooks, events);
+    },
+  });
+
   // Every feature, in one list: routes registered in this order, started when the app is ready,
   // stopped in reverse order when it closes.
   const features: Feature[] = [
@@ -140,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     auth,
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log, invalidation }),
     createRules({ store }),
+    files,
     createDocs({ publicUrl: config.publicUrl }),
     createDashboard({ publicUrl: config.publicUrl }),
     keyUsage,

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from './store/timeouts.ts';
 
 /** Every setting of the service (API.md §9), typed and frozen. The only reader of process.env. */
@@ -54,6 +55,25 @@ export interface Config {
    * committing a write that carried this Idempotency-Key, before answering. Unset in production.
    */
   testCrashAfterCommitKey: string | undefined;
+  /** Files (API.md §12): where bytes live and their limits. */
+  files: FilesConfig;
+}
+
+/** API.md §9/§12: the byte store and the file limits. */
+export interface FilesConfig {
+  /** `file:<dir>` or `s3://<bucket>` (infra/bytes/open.ts). */
+  storageUrl: string;
+  s3: { endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  /** LIMIT_FILE_BYTES: the largest file (a bucket may set less). */
+  maxFileBytes: number;
+  /** LIMIT_STORAGE_BYTES_PER_DATABASE: the bytes of every file of one database. */
+  maxDatabaseBytes: number;
+  /** RATE_LIMIT_FILES_PER_IP: downloads without a key per client IP and minute. */
+  downloadsPerIp: number;
+  /** Bytes with no record older than this are swept (a crash between storing and recording). */
+  orphanAgeMs: number;
+  /** How often the sweep looks for such bytes. */
+  sweepEveryMs: number;
 }
 
 /** Provider endpoints (API.md §9), overridable for tests and self-hosted providers. */
@@ -225,6 +245,29 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
       batchOperations: int(env, 'LIMIT_BATCH_OPERATIONS', 100, 1),
       pageBytes: int(env, 'LIMIT_PAGE_BYTES', 16 * 1024 * 1024, 1),
     }),
+    files: filesConfig(env, databaseUrl),
+  });
+}
+
+/** The §12 settings. Bytes default to a `files` folder beside the SQLite file (`./data/files` on PostgreSQL). */
+function filesConfig(env: Env, databaseUrl: string): FilesConfig {
+  const beside = databaseUrl.startsWith('sqlite:') ? join(dirname(databaseUrl.slice('sqlite:'.length)), 'files') : './data/files';
+  const storageUrl = env.STORAGE_URL || `file:${beside}`;
+  if (!/^(file:.+|s3:\/\/[^/]+\/?)$/.test(storageUrl)) throw new ConfigError('STORAGE_URL must be file:<dir> or s3://<bucket>');
+  return Object.freeze({
+    storageUrl,
+    s3: Object.freeze({
+      endpoint: env.S3_ENDPOINT || undefined,
+      region: env.S3_REGION || 'us-east-1',
+      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+    }),
+    maxFileBytes: int(env, 'LIMIT_FILE_BYTES', 50 * 1024 * 1024, 1),
+    maxDatabaseBytes: int(env, 'LIMIT_STORAGE_BYTES_PER_DATABASE', 10 * 1024 * 1024 * 1024, 0),
+    downloadsPerIp: int(env, 'RATE_LIMIT_FILES_PER_IP', 3000, 1),
+    orphanAgeMs: int(env, 'FILES_ORPHAN_AGE_MS', 24 * 3600 * 1000, 0),
+    sweepEveryMs: int(env, 'FILES_SWEEP_EVERY_MS', 3600 * 1000, 100),
   });
 }
 

@@ -34,6 +34,9 @@ export const ERROR_STATUS = {
   precondition_failed: 412,
   idempotency_key_reused: 422,
   payload_too_large: 413,
+  // Third version (§12 files; precondition_failed above is theirs too).
+  quota_exceeded: 413,
+  range_not_satisfiable: 416,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,

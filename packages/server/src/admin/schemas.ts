@@ -68,6 +68,11 @@ export const SettingsSchema = Type.Object({
     Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Full-text search: collection → the field paths search= looks in' }),
   ),
   email: Type.Optional(EmailSettingsSchema),
+  files: Type.Optional(
+    Type.Record(Type.String(), Type.Object({}, { additionalProperties: true }), {
+      description: 'Files (§12): bucket → {maxSize, contentTypes, thumbs, public}',
+    }),
+  ),
 });
 export const DatabaseSchema = Type.Object({
   id: Type.String(),

@@ -3,7 +3,9 @@
  * event row in the transaction that makes it. Realtime replays and fans out these events and
  * webhooks turn them into deliveries, so both always agree with what was committed.
  */
-export type ChangeType = 'document.created' | 'document.updated' | 'document.deleted';
+export type ChangeType = 'document.created' | 'document.updated' | 'document.deleted' | FileChangeType;
+/** Files (API.md §12) enter the same log, under the collection `files/<bucket>`, the record as `document`. */
+export type FileChangeType = 'file.created' | 'file.updated' | 'file.deleted';
 
 /** One entry of the change log, as realtime and webhooks consume it. */
 export interface ChangeEvent {

@@ -5,6 +5,7 @@ import { isHttpUrl } from '../http/urls.ts';
 import { validateRules } from '../rules/validate.ts';
 import { checkSearchSettings, type SearchSettings } from '../documents/search.ts';
 import { checkEmailSettings, publicEmailSettings, type EmailSettings } from '../email/settings.ts';
+import { checkFilesSettings, type FilesSettings } from '../files/settings.ts';
 
 /** A database's settings as stored (API.md §6). */
 export interface Settings {
@@ -22,6 +23,8 @@ export interface Settings {
   search?: SearchSettings;
   /** docs/email.md: the SMTP server, sender, application name and templates of auth e-mails; absent: the server's. */
   email?: EmailSettings;
+  /** API.md §12: bucket → its settings (files/settings.ts); absent: none. */
+  files?: FilesSettings;
 }
 
 /** API.md §2.1: who may create an account, and whether a password account must verify its e-mail first. */
@@ -89,7 +92,7 @@ export const EMPTY_SETTINGS: Settings = { redirectUrls: [], siteUrl: null, oauth
 /** Validates a merged settings object; throws 400 `validation_failed` with every problem. */
 function validate(v: JsonObject): Settings {
   const details: ErrorDetail[] = [];
-  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth', 'search', 'email']);
+  const allowed = new Set(['redirectUrls', 'siteUrl', 'oauth', 'auth', 'search', 'email', 'files']);
   for (const k of Object.keys(v)) if (!allowed.has(k)) details.push({ path: `/settings/${k}`, message: 'is not a setting' });
   const redirectUrls = v.redirectUrls ?? [];
   if (!Array.isArray(redirectUrls) || !redirectUrls.every(isHttpUrl))
@@ -118,6 +121,7 @@ function validate(v: JsonObject): Settings {
   }
   const search = checkSearchSettings(v.search, details);
   const email = checkEmailSettings(v.email, details);
+  const files = checkFilesSettings(v.files, details);
   const auth = v.auth ?? {};
   if (!isObject(auth)) details.push({ path: '/settings/auth', message: 'must be {allowSignUp, requireEmailVerification}' });
   else {
@@ -135,6 +139,7 @@ function validate(v: JsonObject): Settings {
     auth: { ...DEFAULT_AUTH, ...(auth as Partial<AuthSettings>) },
     ...(search ? { search } : {}),
     ...(email ? { email } : {}),
+    ...(files ? { files } : {}),
   };
 }
 
@@ -208,6 +213,7 @@ export function publicSettings(s: Settings) {
     auth: authSettings(s),
     ...(s.search ? { search: s.search } : {}),
     ...(s.email ? { email: publicEmailSettings(s.email) } : {}),
+    ...(s.files ? { files: s.files } : {}),
     ...(s.rules === undefined ? {} : { rules: JSON.parse(s.rules) as unknown }),
   };
 }

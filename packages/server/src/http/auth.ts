@@ -12,9 +12,11 @@ import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
  * - `open`: anyone (rate-limited by IP);
  * - `key`: either API key, or an operator token with `X-Database-Id`;
  * - `secret`: a secret key (a public key gets 403 `read_only_key`), or an operator token with `X-Database-Id`;
- * - `operator`: an operator session token.
+ * - `operator`: an operator session token;
+ * - `download`: `key` when an Authorization header is sent; without one, open and not counted
+ *   here: the route counts it against its own per-IP limit (files, §12: RATE_LIMIT_FILES_PER_IP).
  */
-export type Access = 'open' | 'key' | 'secret' | 'operator';
+export type Access = 'open' | 'key' | 'secret' | 'operator' | 'download';
 
 /** The caller of a data route: a database and the rights of the credential used. */
 export interface Principal {
@@ -110,7 +112,11 @@ export function installRequestChecks(app: FastifyInstance, deps: AuthHookDeps, c
   app.decorateRequest('operator', undefined);
   app.decorateRequest('operatorToken', undefined);
   app.addHook('onRequest', (request, reply, done) => {
-    const access = request.routeOptions.config?.access ?? 'open';
+    let access = request.routeOptions.config?.access ?? 'open';
+    if (access === 'download') {
+      if (request.headers.authorization === undefined) return done();
+      access = 'key';
+    }
     let failure: ApiError | undefined;
     const counted = (e?: Error) => done(e ?? refusal(request, access, failure));
     if (access === 'open') return countRequest(request, reply, counted);

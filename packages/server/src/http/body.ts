@@ -8,6 +8,12 @@ const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
 const rawBodies = new WeakMap<object, string>();
 /** The JSON body of a request as it arrived; '' when it had none. */
 export const rawJsonBody = (request: object): string => rawBodies.get(request) ?? '';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads its body itself, as a stream of any type (files/, §12). */
+    streamedBody?: boolean;
+  }
+}
 
 /**
  * Routes whose bodies are a few fields (credentials, a URL, a list of names): they take
@@ -49,7 +55,8 @@ export function installBodyParsing(app: FastifyInstance, opts: { maxDepth: numbe
   });
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-    if (hasBody && !request.headers['content-type']) {
+    // A route that reads its body as a stream (file uploads, §12) takes any type, or none.
+    if (hasBody && !request.headers['content-type'] && !request.routeOptions.config?.streamedBody) {
       return done(new ApiError('unsupported_media_type', 'Send a JSON body with Content-Type: application/json'));
     }
     done(null, payload);

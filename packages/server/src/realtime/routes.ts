@@ -18,7 +18,8 @@ export interface TokenRouteDeps {
   sessions: Sessions;
 }
 
-const TokenBody = Type.Object({ collections: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1000 }) });
+// A collection (64 characters) or a bucket as `files/<bucket>` (§12).
+const TokenBody = Type.Object({ collections: Type.Array(Type.String({ maxLength: 70 }), { maxItems: 1000 }) });
 const TokenResponse = Type.Object({
   token: Type.String(),
   expiresAt: Type.String({ format: 'date-time' }),

@@ -44,7 +44,8 @@ export function checkCollections(collections: string[], max: number): string[] {
       { path: '/collections', message: `1 to ${max} names` },
     ]);
   }
-  return [...new Set(collections.map(checkCollection))];
+  // A bucket's files are watched as `files/<bucket>` (§12).
+  return [...new Set(collections.map((c) => (c.startsWith('files/') ? `files/${checkCollection(c.slice('files/'.length))}` : checkCollection(c))))];
 }
 
 /** Issues a token for a database's collections; only its hash is stored, with what granted it. */

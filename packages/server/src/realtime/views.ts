@@ -1,7 +1,8 @@
 import type { ChangeEvent } from '../changes/events.ts';
 import { ApiError } from '../errors.ts';
 import { isObject } from '../json/merge-patch.ts';
-import { loadRules, ruleFor, type Rules } from '../rules/rules.ts';
+import { loadRules, type Rules } from '../rules/rules.ts';
+import { ruleOfCollection } from '../files/access.ts';
 import type { Store } from '../store/store.ts';
 import type { UserFacts } from './user-facts.ts';
 import { FULL_VIEW, RuleView, type EventView } from './visibility.ts';
@@ -33,7 +34,7 @@ export class ViewSource {
   private async ruleView(databaseId: string, events: ChangeEvent[]): Promise<EventView> {
     const rules = await this.rulesOf(databaseId);
     const collections = new Set(events.map((e) => e.collection));
-    if ([...collections].some((c) => isObject(ruleFor(rules, c, 'read')))) await this.facts.refresh(databaseId);
+    if ([...collections].some((c) => isObject(ruleOfCollection(rules, c, 'read')))) await this.facts.refresh(databaseId);
     return new RuleView(rules, (userId) => this.facts.get(databaseId, userId));
   }
 

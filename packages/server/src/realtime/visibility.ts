@@ -1,5 +1,6 @@
 import type { ChangeEvent } from '../changes/events.ts';
-import { compileMatcher, resolveRule, ruleFor, type Document, type Matcher, type RuleUser, type Rules } from '../rules/rules.ts';
+import { compileMatcher, resolveRule, type Document, type Matcher, type RuleUser, type Rules } from '../rules/rules.ts';
+import { ruleOfCollection } from '../files/access.ts';
 
 /**
  * Who a socket subject to rules watches as (API.md §10): the user its token belongs to, or nobody.
@@ -22,11 +23,15 @@ export interface EventView {
 const asIs = new WeakMap<ChangeEvent, string>();
 const movedOut = new WeakMap<ChangeEvent, string>();
 
+/** Files (§12): their events carry the record as "file" in place of "document". */
+const isFile = (e: ChangeEvent) => e.type.startsWith('file.');
+const body = (e: ChangeEvent, record: unknown) => (isFile(e) ? { file: record } : { document: record });
+
 /** The §3 message of an event, as it happened. */
 function eventMessage(e: ChangeEvent): string {
   let text = asIs.get(e);
   if (text === undefined) {
-    text = JSON.stringify({ type: 'event', id: e.id, event: e.type, collection: e.collection, document: e.document, timestamp: e.timestamp });
+    text = JSON.stringify({ type: 'event', id: e.id, event: e.type, collection: e.collection, ...body(e, e.document), timestamp: e.timestamp });
     asIs.set(e, text);
   }
   return text;
@@ -36,7 +41,8 @@ function eventMessage(e: ChangeEvent): string {
 function movedOutMessage(e: ChangeEvent): string {
   let text = movedOut.get(e);
   if (text === undefined) {
-    text = JSON.stringify({ type: 'event', id: e.id, event: 'document.deleted', collection: e.collection, document: e.previous, timestamp: e.timestamp });
+    const event = isFile(e) ? 'file.deleted' : 'document.deleted';
+    text = JSON.stringify({ type: 'event', id: e.id, event, collection: e.collection, ...body(e, e.previous), timestamp: e.timestamp });
     movedOut.set(e, text);
   }
   return text;
@@ -52,7 +58,7 @@ export const FULL_VIEW: EventView = { message: (e) => eventMessage(e) };
  * visible (it moved out), not at all when it saw neither.
  */
 export function shownMessage(e: ChangeEvent, sees: Matcher): string | undefined {
-  if (e.type !== 'document.updated') return sees(e.document as Document) ? eventMessage(e) : undefined;
+  if (e.type !== 'document.updated' && e.type !== 'file.updated') return sees(e.document as Document) ? eventMessage(e) : undefined;
   if (sees(e.document as Document)) return eventMessage(e);
   return e.previous !== null && sees(e.previous as Document) ? movedOutMessage(e) : undefined;
 }
@@ -91,7 +97,7 @@ export class RuleView implements EventView {
   }
 
   private compile(collection: string, userId: string | undefined): Matcher {
-    const access = resolveRule(ruleFor(this.rules, collection, 'read'), userId === undefined ? undefined : this.userFacts(userId));
+    const access = resolveRule(ruleOfCollection(this.rules, collection, 'read'), userId === undefined ? undefined : this.userFacts(userId));
     switch (access.kind) {
       case 'all':
         return everything;

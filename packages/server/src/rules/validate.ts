@@ -87,7 +87,9 @@ export function validateRules(value: unknown, at = '/rules'): Rules {
   } else {
     for (const [collection, entry] of Object.entries(value)) {
       const path = `${at}/${escapePointer(collection)}`;
-      const problem = collection === '*' ? undefined : collectionNameProblem(collection);
+      // Files (§12): "files/<bucket>" and "files/*" hold the rules of buckets.
+      const name = collection.startsWith('files/') ? collection.slice('files/'.length) : collection;
+      const problem = collection === '*' || collection === 'files/*' ? undefined : collectionNameProblem(name);
       if (problem) {
         details.push({ path, message: `is not a collection name: ${problem}` });
         continue;

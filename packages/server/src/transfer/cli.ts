@@ -5,6 +5,7 @@ import { openStore } from '../store/open-store.ts';
 import { exportDatabase } from './export.ts';
 import { importDatabase } from './import.ts';
 import { backupStore } from './backup.ts';
+import { openByteStore } from '../infra/bytes/open.ts';
 
 /** How cli.ts prints a result: `value` under --json, else `human()`. */
 type Printer = (value: unknown, human: () => string) => void;
@@ -30,13 +31,15 @@ export function registerTransferCommands(program: Command, print: Printer): void
     .addHelpText('after', '\nExample:\n  svc export --database <id> > app.ndjson\n  svc export --database <id> | DATABASE_URL=postgres://… svc import')
     .action(async (o: { database: string }) => {
       const config = await migrated();
+      const bytes = openByteStore(config.files);
       const end = await exportDatabase({
         databaseUrl: config.databaseUrl,
         databaseId: o.database,
         out: process.stdout,
         timeouts: config.storeTimeouts,
+        bytes,
         warn: (m) => console.error(`svc export: warning: ${m}`),
-      });
+      }).finally(() => bytes.close());
       if (!program.opts().json)
         console.error(`Exported database ${o.database}: ${end.rows.documents ?? 0} documents, ${end.rows.users ?? 0} users, last event id ${end.lastEventId}.`);
     });
@@ -48,7 +51,10 @@ export function registerTransferCommands(program: Command, print: Printer): void
     .action(async () => {
       if (process.stdin.isTTY) throw new ApiError('validation_failed', 'svc import reads an export from standard input: svc import < file.ndjson');
       const config = await migrated();
-      const { header, end } = await importDatabase({ databaseUrl: config.databaseUrl, input: process.stdin, timeouts: config.storeTimeouts });
+      const bytes = openByteStore(config.files);
+      const { header, end } = await importDatabase({ databaseUrl: config.databaseUrl, input: process.stdin, timeouts: config.storeTimeouts, bytes }).finally(
+        () => bytes.close(),
+      );
       print(
         { imported: header.database, rows: end.rows, lastEventId: end.lastEventId },
         () =>

@@ -2,7 +2,9 @@ import type { Writable } from 'node:stream';
 import { notFound } from '../errors.ts';
 import { openBulk } from '../store/bulk/bulk.ts';
 import type { StoreTimeouts } from '../store/timeouts.ts';
-import { CARRIED, FORMAT, FORMAT_VERSION, LEFT_BEHIND, type EndLine, type Header } from './format.ts';
+import type { ByteStore } from '../infra/bytes/bytes.ts';
+import { originalKey } from '../files/keys.ts';
+import { CARRIED, CHUNK_BYTES, FORMAT, FORMAT_VERSION, LEFT_BEHIND, type ChunkLine, type EndLine, type Header } from './format.ts';
 import { LineWriter, quoteIdent } from './lines.ts';
 
 export interface ExportOptions {
@@ -10,6 +12,8 @@ export interface ExportOptions {
   databaseId: string;
   out: Writable;
   timeouts?: StoreTimeouts;
+  /** Where the database's file bytes are (written as chunk lines); without it, files and their bytes are not carried. */
+  bytes?: ByteStore;
   /** Told about tables of the store this version neither carries nor knowingly leaves behind. */
   warn?: (message: string) => void;
 }
@@ -40,22 +44,59 @@ export async function exportDatabase(opts: ExportOptions): Promise<EndLine> {
     };
     await w.line(header);
     const rows: Record<string, number> = {};
+    const files: string[] = [];
     for (const { table, where, order } of CARRIED) {
-      if (!tables.includes(table)) continue;
+      if (!tables.includes(table) || (table === 'files' && !opts.bytes)) continue;
       const columns = (await c.columns(table)).map(quoteIdent).join(', ');
       const params = where.split('?').length - 1;
       let n = 0;
       for await (const row of c.rows(`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${order}`, Array(params).fill(opts.databaseId))) {
         await w.line({ table, row });
+        if (table === 'files') files.push(String(row.id));
         n += 1;
       }
       rows[table] = n;
     }
-    const end: EndLine = { end: true, lastEventId: String(db.last), rows };
+    const chunks = opts.bytes ? await writeChunks(w, opts.bytes, opts.databaseId, files) : 0;
+    const end: EndLine = { end: true, lastEventId: String(db.last), rows, chunks };
     await w.line(end);
     await w.flush();
     return end;
   } finally {
     await c.close();
   }
+}
+
+/**
+ * Every file's bytes as chunk lines, file after file, read from the byte store with backpressure
+ * (one chunk in memory at a time). A file whose bytes are missing fails the export: an import of
+ * it would hold a record that points to nothing.
+ */
+async function writeChunks(w: LineWriter, bytes: ByteStore, databaseId: string, files: string[]): Promise<number> {
+  let n = 0;
+  for (const id of files) {
+    const body = await bytes.get(originalKey(databaseId, id));
+    if (!body) throw new Error(`the bytes of file ${id} are missing from the byte store`);
+    let pending: Buffer[] = [];
+    let size = 0;
+    const emit = async () => {
+      const line: ChunkLine = { type: 'chunk', file: id, data: Buffer.concat(pending).toString('base64') };
+      await w.line(line);
+      n += 1;
+      pending = [];
+      size = 0;
+    };
+    for await (const piece of body as AsyncIterable<Buffer>) {
+      let rest = piece;
+      while (rest.length) {
+        const take = rest.subarray(0, CHUNK_BYTES - size);
+        pending.push(take);
+        size += take.length;
+        rest = rest.subarray(take.length);
+        if (size === CHUNK_BYTES) await emit();
+      }
+    }
+    if (size > 0) await emit();
+  }
+  return n;
 }

@@ -16,7 +16,18 @@ import type { PortableRow } from '../store/bulk/bulk.ts';
  * continues numbering above that id, and a file cut short (no end line, or fewer rows) is refused.
  */
 export const FORMAT = 'svc-export';
-export const FORMAT_VERSION = 1;
+/** Version 3 adds files (API.md §11): their records, the file-signing key, and their bytes as chunk lines. */
+export const FORMAT_VERSION = 3;
+/** Versions an import reads: a file without files is read the same way. */
+const READABLE_VERSIONS = new Set([1, 2, FORMAT_VERSION]);
+
+/** A file's bytes, in order, after every row and before the end line: `data` is base64 of at most 1 MiB. */
+export interface ChunkLine {
+  type: 'chunk';
+  file: string;
+  data: string;
+}
+export const CHUNK_BYTES = 1024 * 1024;
 
 /** The first line. `schema` is the newest migration the source store had applied. */
 export interface Header {
@@ -38,6 +49,8 @@ export interface EndLine {
   end: true;
   lastEventId: string;
   rows: Record<string, number>;
+  /** Version 3: how many chunk lines the file holds. */
+  chunks?: number;
 }
 
 /**
@@ -74,6 +87,8 @@ export const CARRIED: readonly CarriedTable[] = [
   { table: 'webhook_deliveries', where: PENDING, order: 'id', reset: { lease_until: null, lease_token: null } },
   { table: 'webhook_attempts', where: `delivery_id IN (SELECT id FROM webhook_deliveries WHERE ${PENDING})`, order: 'delivery_id, n' },
   { table: 'documents', where: 'database_id = ?', order: 'collection, id' },
+  { table: 'file_keys', where: 'database_id = ?', order: 'database_id' },
+  { table: 'files', where: 'database_id = ?', order: 'id' },
 ];
 
 /**
@@ -95,6 +110,7 @@ export const LEFT_BEHIND: Readonly<Record<string, string>> = {
   passkey_challenges: 'passkey sign-ins and registrations in flight are not carried',
   schema_migrations: 'each store has its own migrations',
   server_secrets: 'secrets of the whole store (the list cursor key): the target makes its own',
+  file_jobs: 'byte removals in progress belong to the old byte store',
   document_search: 'search words: the import indexes the documents of searched collections as they arrive',
   search_builds: 'search back-fills in progress: the import indexes every document itself',
   // SQLite's FTS5 index over document_search (store/sqlite/search-sql.ts), kept by triggers.
@@ -109,7 +125,8 @@ export const LEFT_BEHIND: Readonly<Record<string, string>> = {
 export function parseHeader(value: unknown): Header {
   const h = value as Partial<Header> | null;
   if (!h || typeof h !== 'object' || h.format !== FORMAT) throw new Error(`not an svc export: the first line must name the format "${FORMAT}"`);
-  if (h.version !== FORMAT_VERSION) throw new Error(`export format version ${String(h.version)} is not supported (this svc reads version ${FORMAT_VERSION})`);
+  if (typeof h.version !== 'number' || !READABLE_VERSIONS.has(h.version))
+    throw new Error(`export format version ${String(h.version)} is not supported (this svc reads version ${FORMAT_VERSION})`);
   if (typeof h.database !== 'string' || h.database === '') throw new Error('the first line names no database');
   if (typeof h.schema !== 'number') throw new Error('the first line names no schema version');
   return h as Header;

@@ -5,7 +5,9 @@ import { StoreUnavailable } from '../store/errors.ts';
 import { openBulk, type BulkConnection, type PortableRow } from '../store/bulk/bulk.ts';
 import { MIGRATIONS } from '../store/migrations/index.ts';
 import type { StoreTimeouts } from '../store/timeouts.ts';
-import { CARRIED, parseHeader, type EndLine, type Header, type RowLine } from './format.ts';
+import { CARRIED, parseHeader, type ChunkLine, type EndLine, type Header, type RowLine } from './format.ts';
+import type { ByteStore } from '../infra/bytes/bytes.ts';
+import { FileBytes } from './file-bytes.ts';
 import { quoteIdent } from './lines.ts';
 import { fieldsOf, indexDocuments } from '../documents/search.ts';
 import type { JsonObject } from '../json/merge-patch.ts';
@@ -14,6 +16,8 @@ export interface ImportOptions {
   databaseUrl: string;
   input: Readable;
   timeouts?: StoreTimeouts;
+  /** Where the files' bytes go (chunk lines, format version 3); a file with files needs one. */
+  bytes?: ByteStore;
 }
 
 /** Bound parameters per INSERT, under both engines' limits (SQLite 32,766; PostgreSQL 65,535). */
@@ -108,28 +112,43 @@ export async function importDatabase(opts: ImportOptions): Promise<{ header: Hea
     const counted: Record<string, number> = {};
     let position = 0;
     let end: EndLine | undefined;
-    for (let value = await next(); value !== undefined; value = await next()) {
-      if (end) throw badFile(lineNo, 'lines after the end line');
-      const v = value as Partial<RowLine & EndLine>;
-      if (v.end === true) {
-        end = v as EndLine;
-        continue;
+    // Bytes are stored before the records commit (the transaction ends with the file); a failed import removes them.
+    const fileBytes = new FileBytes(opts.bytes, header.database, (message) => badFile(lineNo, message));
+    try {
+      for (let value = await next(); value !== undefined; value = await next()) {
+        if (end) throw badFile(lineNo, 'lines after the end line');
+        const v = value as Partial<RowLine & EndLine & ChunkLine>;
+        if (v.end === true) {
+          end = v as EndLine;
+          await fileBytes.finish(end.chunks ?? 0);
+          continue;
+        }
+        if (v.type === 'chunk') {
+          await inserter.flush();
+          await fileBytes.chunk(v as ChunkLine);
+          continue;
+        }
+        if (fileBytes.started) throw badFile(lineNo, 'rows after chunk lines: the bytes come last');
+        const at = CARRIED.findIndex((t) => t.table === v.table);
+        if (at < 0) throw badFile(lineNo, `unknown table ${JSON.stringify(v.table)}`);
+        if (at < position) throw badFile(lineNo, `${v.table} rows after ${CARRIED[position].table} rows: parents come first`);
+        position = at;
+        if (!v.row || typeof v.row !== 'object' || Array.isArray(v.row)) throw badFile(lineNo, 'a row must be an object');
+        const { table, reset } = CARRIED[at];
+        const row: PortableRow = { ...v.row, ...(reset ?? {}) };
+        if (!owned(table, row)) throw badFile(lineNo, `a ${table} row of another database than ${header.database}`);
+        await inserter.add(lineNo, table, row);
+        if (table === 'files') fileBytes.expect(row);
+        counted[table] = (counted[table] ?? 0) + 1;
       }
-      const at = CARRIED.findIndex((t) => t.table === v.table);
-      if (at < 0) throw badFile(lineNo, `unknown table ${JSON.stringify(v.table)}`);
-      if (at < position) throw badFile(lineNo, `${v.table} rows after ${CARRIED[position].table} rows: parents come first`);
-      position = at;
-      if (!v.row || typeof v.row !== 'object' || Array.isArray(v.row)) throw badFile(lineNo, 'a row must be an object');
-      const { table, reset } = CARRIED[at];
-      const row: PortableRow = { ...v.row, ...(reset ?? {}) };
-      if (!owned(table, row)) throw badFile(lineNo, `a ${table} row of another database than ${header.database}`);
-      await inserter.add(lineNo, table, row);
-      counted[table] = (counted[table] ?? 0) + 1;
+      if (!end) throw badFile(lineNo, 'the export ends before its end line: the file is incomplete');
+      await inserter.flush();
+      await finish(c, header, end, counted);
+      await c.commit();
+    } catch (e) {
+      await fileBytes.removeWritten();
+      throw e;
     }
-    if (!end) throw badFile(lineNo, 'the export ends before its end line: the file is incomplete');
-    await inserter.flush();
-    await finish(c, header, end, counted);
-    await c.commit();
     return { header, end };
   } finally {
     await c.close();

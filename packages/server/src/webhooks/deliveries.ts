@@ -70,8 +70,9 @@ export function eventPayload(e: ChangeEvent): string {
     timestamp: e.timestamp,
     database: e.databaseId,
     collection: e.collection,
-    document: e.document,
-    ...(e.type === 'document.updated' ? { previous: e.previous } : {}),
+    // Files (§12): the record as "file" (and "previous") in place of "document".
+    ...(e.type.startsWith('file.') ? { file: e.document } : { document: e.document }),
+    ...(e.type === 'document.updated' || e.type === 'file.updated' ? { previous: e.previous } : {}),
   });
 }
 

@@ -1,15 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /** Schemas of the §4 routes: they validate input and generate /v1/openapi.json. */
-export const EVENT_TYPES = ['document.created', 'document.updated', 'document.deleted', '*'] as const;
+export const EVENT_TYPES = ['document.created', 'document.updated', 'document.deleted', 'file.created', 'file.updated', 'file.deleted', '*'] as const;
 
 const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
   description: 'http or https; must not resolve to a loopback, private, link-local or metadata address unless WEBHOOK_ALLOW_PRIVATE_URLS=true',
 });
-const Events = Type.Array(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e))), { minItems: 1, maxItems: 4, uniqueItems: true, description: 'Default ["*"]' });
-const Collections = Type.Array(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }), {
+const Events = Type.Array(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e))), { minItems: 1, maxItems: 7, uniqueItems: true, description: 'Default ["*"]' });
+// A collection, or a bucket's files as `files/<bucket>` (§12).
+const Collections = Type.Array(Type.String({ pattern: '^(files/)?[A-Za-z][A-Za-z0-9_-]{0,63}$' }), {
   maxItems: 100,
   uniqueItems: true,
   description: 'Empty or absent: every collection',

@@ -1,0 +1,50 @@
+import { createHash, type Hash } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+import { ApiError } from '../errors.ts';
+
+/** Bytes file-type needs to see to recognise every type §12 names. */
+const HEAD_BYTES = 4100;
+
+/**
+ * The bytes of an upload on their way to the byte store: counted, hashed and their head kept
+ * for sniffing, in one pass with nothing else held in memory. Past `limit` bytes it fails the
+ * stream with 413 at once, so the store drops what it got and the client hears it before it sent
+ * everything.
+ */
+export class Meter extends Transform {
+  size = 0;
+  private readonly hash: Hash = createHash('sha256');
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.limit) {
+      done(tooLarge(this.limit));
+      return;
+    }
+    this.hash.update(chunk);
+    if (this.headBytes < HEAD_BYTES) {
+      this.head.push(chunk.subarray(0, HEAD_BYTES - this.headBytes));
+      this.headBytes += Math.min(chunk.length, HEAD_BYTES - this.headBytes);
+    }
+    done(null, chunk);
+  }
+
+  /** The file's first bytes (up to HEAD_BYTES). */
+  headBuffer(): Buffer {
+    return Buffer.concat(this.head);
+  }
+
+  /** Lowercase hex SHA-256 of every byte; call once, after the stream ended. */
+  sha256(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+export const tooLarge = (limit: number) =>
+  new ApiError('payload_too_large', `A file may have at most ${limit} bytes (LIMIT_FILE_BYTES or the bucket's maxSize)`);
