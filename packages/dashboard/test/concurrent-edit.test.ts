@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startProcess, type ServerProcess } from '../../server/test/helpers/process.ts';
 import { request } from '../../server/test/helpers/server.ts';
-import { chromiumAvailable, launch, watch } from './browser.ts';
+import { chromiumAvailable, jsonEditor, launch, watch } from './browser.ts';
 
 // Issue 26, item 7: editing a document in the dashboard sends If-Match (API.md §1.2); when someone
 // else changed it meanwhile, the save is refused (412) and the dialog says so with the new version,
@@ -69,8 +69,13 @@ test('a save over someone else\'s change is refused with "changed by someone els
   const dialog = () => page.getByRole('dialog');
   await page.goto(`${server.url}/databases/${dbId}/documents/cards`);
   await page.getByRole('button', { name: /^Open/ }).first().click();
-  const editor = dialog().locator('textarea');
-  await page.waitForFunction(() => document.querySelector('textarea')?.value.includes('Original'));
+  const editor = jsonEditor(dialog(), /^Fields/);
+  // The editor shows what the dialog read (CodeMirror: its drawn text, read until it holds it).
+  const editorHolds = async (what: string) => {
+    for (let i = 0; i < 300 && !(await editor.text()).includes(what); i++) await page.waitForTimeout(100);
+    assert.match(await editor.text(), new RegExp(what));
+  };
+  await editorHolds('Original');
   // Let the dialog read the current version before someone else writes.
   await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'));
   const before = await request(server, 'GET', '/cards/docs/card-1', { key });
@@ -95,7 +100,7 @@ test('a save over someone else\'s change is refused with "changed by someone els
   const stored = (await request(server, 'GET', '/cards/docs/card-1', { key })).json as { title: string };
   assert.equal(stored.title, 'Changed by Bob', 'not overwritten');
   await dialog().getByRole('button', { name: 'Load the new version' }).click();
-  await page.waitForFunction(() => document.querySelector('textarea')?.value.includes('Changed by Bob'));
+  await editorHolds('Changed by Bob');
   await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'));
   await editor.fill(JSON.stringify({ title: 'Edited by Ann after reading Bob', owner: 'ann' }));
   await dialog().getByRole('button', { name: 'Save changes' }).click();
