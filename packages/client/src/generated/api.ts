@@ -5696,6 +5696,10 @@ export interface paths {
                                     create?: boolean | "signedIn" | {
                                         [key: string]: unknown;
                                     };
+                                    /** @description Top-level fields a public-key create fills in when its body lacks them: a constant or {"$auth": …} (left out when the user has none) */
+                                    defaults?: {
+                                        [key: string]: unknown;
+                                    };
                                     delete?: boolean | "signedIn" | {
                                         [key: string]: unknown;
                                     };
@@ -5761,7 +5765,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description { "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter } } */
+                        /** @description { "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter, "defaults"?: { "<field>": constant | {"$auth": …} } } } */
                         rules: unknown;
                     };
                 };
@@ -5777,6 +5781,10 @@ export interface paths {
                             rules: {
                                 [key: string]: {
                                     create?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description Top-level fields a public-key create fills in when its body lacks them: a constant or {"$auth": …} (left out when the user has none) */
+                                    defaults?: {
                                         [key: string]: unknown;
                                     };
                                     delete?: boolean | "signedIn" | {

@@ -4,6 +4,9 @@ import { isObject, type JsonObject } from '../json/merge-patch.ts';
 import {
   authFields,
   authValue,
+  defaultsFor,
+  defaultsNeedUser,
+  resolveDefaults,
   compileMatcher,
   NEVER,
   loadRules,
@@ -38,6 +41,8 @@ export interface Scope {
   matches: Matcher;
   /** The filter has a clause on the field `id`: only then may a create carry its own id. */
   namesId: boolean;
+  /** Create: the fields the entry's `defaults` give this request, added where the body lacks them before `matches` (§10). */
+  defaults?: JsonObject;
 }
 
 /** The scopes of one request: its operation's, and for update and delete the `read` rule's too. */
@@ -182,10 +187,14 @@ export class DocumentRules {
       user = await read.user();
       if (!user) throw noSession();
     }
-    return {
-      operation: scopeFor(rule, user),
-      read: readRule === undefined ? undefined : scopeFor(readRule, user),
-    };
+    const scope = scopeFor(rule, user);
+    const defaults = operation === 'create' ? defaultsFor(rules, collection) : undefined;
+    if (defaults) {
+      // A `$auth` default under a rule that needs no session: the user if one is signed in, else the field is left out.
+      if (!user && sessionToken && defaultsNeedUser(defaults)) user = await read.user();
+      return { operation: { ...scope, defaults: resolveDefaults(defaults, user) } };
+    }
+    return { operation: scope, read: readRule === undefined ? undefined : scopeFor(readRule, user) };
   }
 
   /** `GET /collections` with a public key: the collections whose read rule is `true` (§10). */
