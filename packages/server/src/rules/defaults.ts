@@ -37,8 +37,9 @@ function constantProblems(value: unknown, path: string): ErrorDetail[] {
   const stack: Array<[unknown, string]> = [[value, path]];
   while (stack.length) {
     const [v, at] = stack.pop()!;
-    if (Array.isArray(v)) v.forEach((item, i) => stack.push([item, `${at}/${i}`]));
-    else if (isObject(v)) {
+    if (Array.isArray(v)) {
+      for (const [i, item] of v.entries()) stack.push([item, `${at}/${i}`]);
+    } else if (isObject(v)) {
       for (const [key, inner] of Object.entries(v)) {
         const why = fieldNameProblem(key);
         if (why) return [{ path: at, message: `not a constant a document could hold: ${why}; a user's field is written {"$auth": "id"} alone` }];

@@ -30,7 +30,10 @@ const RulesResponse = Type.Object({
 // with the path of each problem, which a schema error (validation_failed) would not be.
 const RulesBody = Type.Object(
   {
-    rules: Type.Unknown({ description: '{ "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter, "defaults"?: { "<field>": constant | {"$auth": …} } } }' }),
+    rules: Type.Unknown({
+      description:
+        '{ "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter, "defaults"?: { "<field>": constant | {"$auth": …} } } }',
+    }),
   },
   { additionalProperties: false },
 );

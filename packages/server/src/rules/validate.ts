@@ -94,7 +94,8 @@ export function validateRules(value: unknown, at = '/rules'): Rules {
       for (const [operation, rule] of Object.entries(entry)) {
         const rulePath = `${path}/${escapePointer(operation)}`;
         if (operation === 'defaults') details.push(...defaultsProblems(rule, rulePath));
-        else if (!OPERATION_NAMES.has(operation)) details.push({ path: rulePath, message: 'is not an operation: use read, create, update or delete (or defaults)' });
+        else if (!OPERATION_NAMES.has(operation))
+          details.push({ path: rulePath, message: 'is not an operation: use read, create, update or delete (or defaults)' });
         else for (const message of ruleProblems(rule)) details.push({ path: rulePath, message });
       }
     }

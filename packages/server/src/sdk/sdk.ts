@@ -29,7 +29,7 @@ function load(dir: string, name: string, type: string): Asset | undefined {
 }
 
 /** Whether an If-None-Match header names this ETag (or is `*`). */
-const matches = (header: string | undefined, etag: string) => header !== undefined && header.split(',').some((t) => ['*', etag, `W/${etag}`].includes(t.trim()));
+const matches = (header: string | undefined, etag: string): boolean => header?.split(',').some((t) => ['*', etag, `W/${etag}`].includes(t.trim())) ?? false;
 
 export function createSdk(deps: { dir?: string } = {}): Feature {
   const dir = deps.dir ?? BUNDLE;

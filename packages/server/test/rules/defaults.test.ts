@@ -112,7 +112,14 @@ forEachStore('rules: defaults', (kind) => {
     const r = await secret.request('PUT', '/rules', { body: { rules: bad } });
     assertError(r, 400, 'invalid_rules');
     const paths = (r.json as { error: { details: Array<{ path: string; message: string }> } }).error.details.map((d) => d.path).sort();
-    assert.deepEqual(paths, ['/rules/a/defaults', '/rules/b/defaults/author.name', '/rules/b/defaults/createdAt', '/rules/b/defaults/id', '/rules/b/defaults/meta', '/rules/b/defaults/owner']);
+    assert.deepEqual(paths, [
+      '/rules/a/defaults',
+      '/rules/b/defaults/author.name',
+      '/rules/b/defaults/createdAt',
+      '/rules/b/defaults/id',
+      '/rules/b/defaults/meta',
+      '/rules/b/defaults/owner',
+    ]);
     assert.deepEqual(await secret.get('/rules'), { rules: RULES }, 'nothing was written');
     // The same check through the database's settings.
     const token = await t.server.operatorToken();

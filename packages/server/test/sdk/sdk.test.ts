@@ -32,7 +32,10 @@ forEachStore('the SDK as one ES module', (kind) => {
     assert.match(map.headers.get('content-type') ?? '', /^application\/json/);
     const body = (await map.json()) as { version: number; sources: string[]; sourcesContent: string[] };
     assert.equal(body.version, 3);
-    assert.ok(body.sources.some((s) => s.endsWith('src/client.ts')), 'the map points at the TypeScript sources');
+    assert.ok(
+      body.sources.some((s) => s.endsWith('src/client.ts')),
+      'the map points at the TypeScript sources',
+    );
     assert.equal(body.sourcesContent.length, body.sources.length, 'and carries them, so no other file is needed');
   });
 
