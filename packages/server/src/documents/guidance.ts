@@ -47,7 +47,10 @@ export function knownListParams(request: FastifyRequest, _reply: FastifyReply, d
     const peer = Object.hasOwn(PEERS, name) ? PEERS[name] : undefined;
     details.push({ path: `/${name}`, message: `is not a list parameter: ${peer ? peer(query[name]) : `svc's are ${[...LIST_PARAMS].join(', ')}`}` });
   }
-  if (!details.length) return done();
+  if (!details.length) {
+    done();
+    return;
+  }
   done(
     new ApiError(
       'validation_failed',
