@@ -129,7 +129,10 @@ export function metricsAccess(token: string | undefined): onRequestHookHandler {
     if (token === undefined) {
       if (fromLoopback(request)) return done();
       return done(
-        new ApiError('forbidden', 'GET /metrics answers only this machine (loopback) while METRICS_TOKEN is unset: set it, and scrape with Authorization: Bearer <METRICS_TOKEN>'),
+        new ApiError(
+          'forbidden',
+          'GET /metrics answers only this machine (loopback) while METRICS_TOKEN is unset: set it, and scrape with Authorization: Bearer <METRICS_TOKEN>',
+        ),
       );
     }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
