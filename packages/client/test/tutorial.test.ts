@@ -153,6 +153,14 @@ forEachStore('the README tutorial in Chromium', (kind) => {
     );
     assert.equal(await items(bob).count(), 1);
 
+    // Signing out in one tab signs out both.
+    await tab1.click('#signOut');
+    for (const tab of [tab1, tab2]) {
+      await tab.locator('#account').waitFor();
+      assert.equal(await tab.locator('#add').isHidden(), true);
+      assert.equal(await items(tab).count(), 0);
+    }
+
     // A wrong password is said in words.
     const other = await open(await browser.newContext());
     await other.fill('input[name=email]', 'ann@tutorial.test');
