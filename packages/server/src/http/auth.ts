@@ -52,7 +52,10 @@ export interface AuthHookDeps {
 
 const missingKey = () => new ApiError('missing_api_key', 'Send your API key as Authorization: Bearer <key>');
 
-/** An Authorization header that is not `Bearer <one credential>`: said as such, not as an unknown key. */
+/**
+ * An Authorization header that is not `Bearer <one credential>`: 401 `invalid_api_key` (a malformed key,
+ * API.md's code), whose message says what is wrong with the header rather than "unknown or revoked".
+ */
 function notBearer(request: FastifyRequest): ApiError {
   const h = String(request.headers.authorization).trim();
   const scheme = /^(\S+)\s/.exec(h)?.[1];
@@ -61,7 +64,7 @@ function notBearer(request: FastifyRequest): ApiError {
     : scheme && scheme.toLowerCase() !== 'bearer'
       ? `it uses the ${scheme.slice(0, 20)} scheme, which svc does not take`
       : 'it does not hold exactly one credential after "Bearer "';
-  return new ApiError('missing_api_key', `The Authorization header must read "Bearer <key>": ${why}`);
+  return new ApiError('invalid_api_key', `The Authorization header must read "Bearer <key>": ${why}`);
 }
 
 async function authenticateOperator(request: FastifyRequest, deps: AuthHookDeps, token: string, access: Access): Promise<void> {

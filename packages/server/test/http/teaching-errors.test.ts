@@ -85,11 +85,11 @@ forEachStore('errors that teach', (kind) => {
 
   test('an Authorization header without "Bearer " says so, not "unknown or revoked"', async () => {
     const bare = await request(t.server, 'GET', '/posts/docs', { headers: { authorization: t.db.secretKey } });
-    assertError(bare, 401, 'missing_api_key');
+    assertError(bare, 401, 'invalid_api_key');
     assert.match(body(bare).error.message, /without the "Bearer " prefix/);
     assert.doesNotMatch(body(bare).error.message, /unknown or revoked/);
     const basic = await request(t.server, 'GET', '/posts/docs', { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
-    assertError(basic, 401, 'missing_api_key');
+    assertError(basic, 401, 'invalid_api_key');
     assert.match(body(basic).error.message, /Basic scheme/);
     const unknown = await request(t.server, 'GET', '/posts/docs', { key: `svc_sk_${'x'.repeat(40)}` });
     assertError(unknown, 401, 'invalid_api_key');
