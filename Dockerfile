@@ -1,4 +1,4 @@
-# svc: one image for every instance; configuration comes from the environment (README, "Configuration").
+# svc: one image for every instance; configuration comes from the environment (docs/configuration.md).
 #   docker build -t svc .
 #   docker run -p 8700:8700 -v svc-data:/data -e SVC_ADMIN_EMAIL=you@example.com -e SVC_ADMIN_PASSWORD=… svc
 

@@ -27,6 +27,12 @@ export interface RealtimeStateInfo {
   error?: unknown;
   /** The id of the last event delivered (the resume point). */
   lastEventId?: string;
+  /**
+   * With `open`: the collections this socket will receive nothing from, because their `read` rule
+   * refuses public keys, or needs a signed-in user and nobody is signed in. Sign in (the socket
+   * moves to the new session by itself) or change the rules.
+   */
+  unreadable?: string[];
 }
 
 /** Options of `subscribe`. */
@@ -152,7 +158,7 @@ class Subscription<T extends object> {
   }
 
   private onMessage(text: string, markReady: () => void): void {
-    let msg: { type?: string; id?: string; reason?: string };
+    let msg: { type?: string; id?: string; reason?: string; unreadable?: string[] };
     try {
       msg = JSON.parse(text) as typeof msg;
     } catch {
@@ -162,7 +168,7 @@ class Subscription<T extends object> {
       markReady();
       this.opened = true;
       this.attempt = 0;
-      this.state('open');
+      this.state('open', undefined, Array.isArray(msg.unreadable) && msg.unreadable.length ? msg.unreadable : undefined);
     } else if (msg.type === 'event' && typeof msg.id === 'string') {
       const id = BigInt(msg.id);
       if (this.lastId !== undefined && id <= this.lastId) return;
@@ -253,10 +259,10 @@ class Subscription<T extends object> {
     return ws;
   }
 
-  private state(state: RealtimeState, error?: unknown): void {
+  private state(state: RealtimeState, error?: unknown, unreadable?: string[]): void {
     if (state === this.lastState) return;
     this.lastState = state;
-    this.opts.onState?.(state, { attempt: this.attempt, error, lastEventId: this.lastId?.toString() });
+    this.opts.onState?.(state, { attempt: this.attempt, error, lastEventId: this.lastId?.toString(), ...(unreadable ? { unreadable } : {}) });
   }
 }
 

@@ -16,6 +16,12 @@ export interface StoredSession {
 export interface SessionStore {
   get(): StoredSession | null | Promise<StoredSession | null>;
   set(session: StoredSession | null): void | Promise<void>;
+  /**
+   * Optional: calls `listener` when the session is changed by someone else (another tab of the same
+   * site, for localStorage), with the session before and after; returns how to stop. The client then
+   * tells its `onAuthStateChange` listeners and moves its realtime sockets to the new session.
+   */
+  watch?(listener: (before: StoredSession | null, after: StoredSession | null) => void): () => void;
 }
 
 /** Keeps the session in memory (the default in Node, and for tests). */
@@ -36,18 +42,36 @@ export class LocalStorageSessionStore implements SessionStore {
     private readonly storage: Storage = globalThis.localStorage,
   ) {}
   get(): StoredSession | null {
-    const raw = this.storage.getItem(this.storageKey);
-    if (!raw) return null;
-    try {
-      const s = JSON.parse(raw) as StoredSession;
-      return typeof s?.token === 'string' ? s : null;
-    } catch {
-      return null;
-    }
+    return parseSession(this.storage.getItem(this.storageKey));
   }
   set(session: StoredSession | null): void {
     if (session) this.storage.setItem(this.storageKey, JSON.stringify(session));
     else this.storage.removeItem(this.storageKey);
+  }
+  /**
+   * Other tabs' changes, from the `storage` event: a browser fires it in every other tab of the
+   * origin when one changes localStorage (never in the tab that wrote). `key` null: storage cleared.
+   */
+  watch(listener: (before: StoredSession | null, after: StoredSession | null) => void): () => void {
+    const target = globalThis as { addEventListener?: typeof addEventListener; removeEventListener?: typeof removeEventListener };
+    if (typeof target.addEventListener !== 'function') return () => undefined;
+    const onStorage = (e: StorageEvent) => {
+      if (e.storageArea !== this.storage || (e.key !== null && e.key !== this.storageKey)) return;
+      listener(parseSession(e.key === null ? null : e.oldValue), this.get());
+    };
+    target.addEventListener('storage', onStorage as EventListener);
+    return () => target.removeEventListener?.('storage', onStorage as EventListener);
+  }
+}
+
+/** A stored session's JSON, or null when absent or not one. */
+function parseSession(raw: string | null): StoredSession | null {
+  if (!raw) return null;
+  try {
+    const s = JSON.parse(raw) as StoredSession;
+    return typeof s?.token === 'string' ? s : null;
+  } catch {
+    return null;
   }
 }
 

@@ -18,11 +18,30 @@ export class UserSession implements Sender {
   /** Listeners that already heard a change: a late INITIAL_SESSION must not follow it. */
   private readonly informed = new WeakSet<AuthStateListener>();
   private readonly tokenListeners = new Set<() => void>();
+  /** Whether the listeners were last told of a session (undefined: told nothing yet). */
+  private shown: boolean | undefined;
 
   constructor(
     private readonly http: Http,
     private readonly store: SessionStore,
-  ) {}
+  ) {
+    // Another tab signed in or out (or refreshed): this one follows, listeners and realtime included.
+    store.watch?.((before, after) => this.changedElsewhere(before, after));
+  }
+
+  /** The store changed under us: the event it amounts to, as if this client had made the change. */
+  private changedElsewhere(before: StoredSession | null, after: StoredSession | null): void {
+    const event: AuthChangeEvent = !after
+      ? 'SIGNED_OUT'
+      : !before || before.token !== after.token
+        ? 'SIGNED_IN'
+        : before.expiresAt !== after.expiresAt
+          ? 'TOKEN_REFRESHED'
+          : 'USER_UPDATED';
+    // Told once: a tab that learnt of the sign-out itself (an invalid_session answer) hears no second one.
+    if (after || this.shown) this.emit(event, after);
+    if (before?.token !== after?.token) for (const l of [...this.tokenListeners]) safely(l);
+  }
 
   /** The stored session, or null when signed out. */
   async get(): Promise<StoredSession | null> {
@@ -33,7 +52,9 @@ export class UserSession implements Sender {
   listen(listener: AuthStateListener): () => void {
     this.listeners.add(listener);
     void this.get().then((s) => {
-      if (this.listeners.has(listener) && !this.informed.has(listener)) listener('INITIAL_SESSION', s);
+      if (!this.listeners.has(listener) || this.informed.has(listener)) return;
+      this.shown ??= s !== null;
+      listener('INITIAL_SESSION', s);
     });
     return () => {
       this.listeners.delete(listener);
@@ -77,21 +98,26 @@ export class UserSession implements Sender {
   /**
    * Sends `req` as `session`'s user (no X-Session-Token when null). An `invalid_session` answer
    * means the session is over (expired, revoked, password changed elsewhere): it is forgotten,
-   * unless another one was stored meanwhile.
+   * unless another one was stored meanwhile. Sent with no session while the listeners last heard
+   * of one (its store was emptied behind the client's back: a cookie expired, a store without
+   * `watch`), the answer still tells them: `SIGNED_OUT`.
    */
   async sendWith<T>(session: StoredSession | null, req: SendOptions): Promise<T> {
     const headers = session ? { ...req.headers, 'x-session-token': session.token } : req.headers;
     try {
       return await this.http.send<T>({ ...req, headers });
     } catch (e) {
-      if (session && e instanceof SvcError && e.code === 'invalid_session' && (await this.get())?.token === session.token) {
-        await this.set(null, 'SIGNED_OUT');
+      if (e instanceof SvcError && e.code === 'invalid_session') {
+        const now = await this.get();
+        if (session && now?.token === session.token) await this.set(null, 'SIGNED_OUT');
+        else if (!session && !now && this.shown) this.emit('SIGNED_OUT', null);
       }
       throw e;
     }
   }
 
   private emit(event: AuthChangeEvent, session: StoredSession | null): void {
+    this.shown = session !== null;
     for (const l of [...this.listeners]) {
       this.informed.add(l);
       safely(() => l(event, session));

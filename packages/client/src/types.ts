@@ -298,12 +298,20 @@ export type RuleFilter = {
  */
 export type Rule = boolean | 'signedIn' | RuleFilter;
 
-/** A collection's rules: `read` (list, get, realtime events), `create` (insert, bulk), `update`, `delete`. */
+/** A constant, or `{ $auth: 'id' }`: that field of the signed-in user (left out when it has none). */
+export type DefaultValue = string | number | boolean | null | unknown[] | { [key: string]: unknown } | AuthOperand;
+
+/**
+ * A collection's rules: `read` (list, get, realtime events), `create` (insert, bulk), `update`, `delete`,
+ * and `defaults`: top-level fields a create with the public key fills in when it lacks them, before the
+ * create rule is checked (`{ owner: { $auth: 'id' } }`: no need to send `owner: user.id`).
+ */
 export interface RuleEntry {
   read?: Rule;
   create?: Rule;
   update?: Rule;
   delete?: Rule;
+  defaults?: { [field: string]: DefaultValue };
 }
 
 /**

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
+/** The repository's own README (the tutorial). */
+export const ROOT_README = fileURLToPath(new URL('../../../README.md', import.meta.url));
 
 /** A fenced code block: its language and its text. */
 export interface CodeBlock {
@@ -12,9 +14,9 @@ export interface CodeBlock {
   code: string;
 }
 
-/** The fenced code blocks of the README section titled `## <title>`, in order. */
-export function sectionBlocks(title: string): CodeBlock[] {
-  const text = readFileSync(README, 'utf8');
+/** The fenced code blocks of the README section titled `## <title>`, in order (the SDK's README unless `readme` names another). */
+export function sectionBlocks(title: string, readme = README): CodeBlock[] {
+  const text = readFileSync(readme, 'utf8');
   const start = text.indexOf(`\n## ${title}\n`);
   if (start === -1) throw new Error(`README has no section "## ${title}"`);
   const end = text.indexOf('\n## ', start + 1);

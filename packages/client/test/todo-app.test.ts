@@ -95,7 +95,7 @@ forEachStore('a private todo app with rules (README)', (kind) => {
   test('step 1: the secret-key snippet sets the rules; rules.json through the CLI is the same', async () => {
     await runSnippet(rulesSnippet, sdk, { process: { env: { SVC_URL: server.url, SVC_SECRET_KEY: db.secretKey } } }, []);
     const mine = { owner: { $auth: 'id' } };
-    const expected = { todos: { read: mine, create: mine, update: mine, delete: mine } };
+    const expected = { todos: { defaults: mine, read: mine, create: mine, update: mine, delete: mine } };
     assert.deepEqual(await admin.rules.get(), expected);
     assert.deepEqual(JSON.parse(rulesFile), expected, 'the rules.json of the README holds the same rules');
 

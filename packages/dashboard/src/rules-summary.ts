@@ -25,7 +25,9 @@ export interface RuleLine {
 }
 
 /** What the rules mean for one collection, or why they can't be read. */
-export type RulesSummary = { ok: true /** Which entry applies, in words. */; source: string; lines: RuleLine[] } | { ok: false; error: string };
+export type RulesSummary =
+  | { ok: true /** Which entry applies, in words. */; source: string; lines: RuleLine[] /** The entry's `defaults` in words, if any. */; defaults?: string }
+  | { ok: false; error: string };
 
 const NOBODY = 'nobody with the public key (secret key only)';
 
@@ -63,7 +65,22 @@ export function summarize(rules: unknown, collection: string): RulesSummary {
     label: LABEL[operation],
     who: describeRule(has(entry, operation) ? entry[operation] : undefined),
   }));
-  return { ok: true, source, lines };
+  if (!has(entry, 'defaults')) return { ok: true, source, lines };
+  return { ok: true, source, lines, defaults: describeDefaults(entry.defaults) };
+}
+
+/**
+ * An entry's `defaults` (fields a public-key create fills in when it lacks them) in words:
+ * `A create fills in: owner = their user id, done = false`.
+ */
+export function describeDefaults(defaults: unknown): string {
+  const fields = isObject(defaults) ? Object.entries(defaults) : [];
+  const parts = fields.map(([field, value]) => {
+    const v = isAuth(value) ? describeAuth(value.$auth) : JSON.stringify(value);
+    return v === undefined ? undefined : `${field} = ${v}`;
+  });
+  if (!fields.length || parts.some((p) => p === undefined)) return 'Defaults: not valid (the server will refuse them)';
+  return `A create with the public key fills in, when it lacks them: ${parts.join(', ')}`;
 }
 
 /** One operation's rule in words: `true`, `false` or absent, `"signedIn"`, or a filter. */

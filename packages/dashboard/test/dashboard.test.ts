@@ -330,7 +330,7 @@ test('rules: the default shown, JSON and server errors beside the editor, a summ
   // The example of API.md §10.
   const own = { owner: { $auth: 'id' } };
   const rules = {
-    todos: { read: own, create: own, update: own, delete: own },
+    todos: { defaults: { owner: { $auth: 'id' } }, read: own, create: own, update: own, delete: own },
     posts: { read: true, create: { authorId: { $auth: 'id' } }, update: false },
     '*': { read: true },
   };
@@ -357,6 +357,7 @@ test('rules: the default shown, JSON and server errors beside the editor, a summ
   );
   await page.getByLabel('Collection').selectOption('todos');
   await summary.getByText('Read: signed-in users, when owner equals their user id').waitFor();
+  await summary.getByText('A create with the public key fills in, when it lacks them: owner = their user id').waitFor();
   await page.getByLabel('Collection').selectOption('*');
   await summary.getByText('Read: anyone with the public key').waitFor();
   await s.shot('rules');

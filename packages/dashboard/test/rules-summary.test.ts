@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeRule, summarize } from '../src/rules-summary.ts';
+import { describeDefaults, describeRule, summarize } from '../src/rules-summary.ts';
 
 /** The summary as lines of text, `Read: …`. */
 function lines(rules: unknown, collection: string): string[] {
@@ -92,4 +92,14 @@ test('what is not a rule is said to be invalid, never guessed', () => {
   assert.ok(!notObject.ok && notObject.error.includes('JSON object'));
   const badEntry = summarize({ posts: true }, 'posts');
   assert.ok(!badEntry.ok && badEntry.error.includes('not an object'));
+});
+
+test('defaults in words: constants as JSON, $auth operands as what they stand for; shown only when the entry has them', () => {
+  const rules = { todos: { defaults: { owner: { $auth: 'id' }, done: false }, create: { owner: { $auth: 'id' } } } };
+  const s = summarize(rules, 'todos');
+  assert.ok(s.ok);
+  assert.equal(s.defaults, 'A create with the public key fills in, when it lacks them: owner = their user id, done = false');
+  const none = summarize(EXAMPLE, 'todos');
+  assert.ok(none.ok && none.defaults === undefined);
+  assert.equal(describeDefaults({ owner: { $auth: 'name' } }), 'Defaults: not valid (the server will refuse them)');
 });

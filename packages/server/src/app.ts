@@ -20,6 +20,7 @@ import { createOperations } from './operations/operations.ts';
 import { createAdmin } from './admin/admin.ts';
 import { createDocuments } from './documents/documents.ts';
 import { createDashboard } from './dashboard/dashboard.ts';
+import { createSdk } from './sdk/sdk.ts';
 import { createDocs } from './docs/docs.ts';
 import { createWebhooks } from './webhooks/webhooks.ts';
 import { createRules } from './rules/rules.ts';
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     files,
     createDocs({ publicUrl: config.publicUrl }),
     createDashboard({ publicUrl: config.publicUrl }),
+    createSdk(),
     keyUsage,
   ];
   for (const feature of features) feature.routes(app);

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { teachingDetails, type AjvError } from './http/validation-errors.ts';
 import { CommitOutcomeUnknown, STORE_RETRY_AFTER_SECONDS, StoreUnavailable } from './store/errors.ts';
 
 /** The catalogue of stable error codes (API.md §0), with the HTTP status each one maps to. */
@@ -42,6 +43,8 @@ export const ERROR_STATUS = {
   internal: 500,
   unavailable: 503,
   commit_unknown: 503,
+  // A method the path does not take (PUT on a document): the answer's Allow header names those it does.
+  method_not_allowed: 405,
   // The HTTP layer's own refusals (API.md §0: every error has the shape, these included).
   bad_request: 400,
   request_timeout: 408,
@@ -86,12 +89,7 @@ export function notFound(message: string): ApiError {
 /** Maps Fastify's own errors (parsing, validation, limits, malformed URLs) onto the catalogue. */
 function fromFastify(err: FastifyError, request: FastifyRequest): ApiError | undefined {
   if (err.validation) {
-    const details = err.validation.map((v) => ({
-      path:
-        (v.instancePath || '/').replace(/^\/?/, '/') +
-        (v.params && 'missingProperty' in v.params ? `${v.instancePath ? '/' : ''}${String(v.params.missingProperty)}` : ''),
-      message: v.message ?? 'is invalid',
-    }));
+    const details = teachingDetails(err.validation as AjvError[]);
     const where = err.validationContext ?? 'request';
     return new ApiError('validation_failed', `Invalid ${where}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
   }

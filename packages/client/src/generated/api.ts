@@ -10966,6 +10966,10 @@ export interface paths {
                                     create?: boolean | "signedIn" | {
                                         [key: string]: unknown;
                                     };
+                                    /** @description Top-level fields a public-key create fills in when its body lacks them: a constant or {"$auth": …} (left out when the user has none) */
+                                    defaults?: {
+                                        [key: string]: unknown;
+                                    };
                                     delete?: boolean | "signedIn" | {
                                         [key: string]: unknown;
                                     };
@@ -11031,7 +11035,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description { "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter } } */
+                        /** @description { "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter, "defaults"?: { "<field>": constant | {"$auth": …} } } } */
                         rules: unknown;
                     };
                 };
@@ -11047,6 +11051,10 @@ export interface paths {
                             rules: {
                                 [key: string]: {
                                     create?: boolean | "signedIn" | {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description Top-level fields a public-key create fills in when its body lacks them: a constant or {"$auth": …} (left out when the user has none) */
+                                    defaults?: {
                                         [key: string]: unknown;
                                     };
                                     delete?: boolean | "signedIn" | {

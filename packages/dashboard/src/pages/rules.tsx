@@ -132,6 +132,7 @@ function Summary({ rules, invalid, collections }: { rules?: Record<string, unkno
                 <strong>{l.label}:</strong> {l.who}
               </li>
             ))}
+            {summary.defaults && <li key="defaults">{summary.defaults}</li>}
           </ul>
         </>
       )}
@@ -162,6 +163,10 @@ function RuleForms() {
           <code>"appMetadata.…"</code>) stands for the signed-in user: <code>{'{"owner": {"$auth": "id"}}'}</code>.
         </li>
       </ul>
+      <p>
+        An entry may also hold <code>defaults</code>, fields a create with the public key fills in when it lacks them:{' '}
+        <code>{'"defaults": {"owner": {"$auth": "id"}}'}</code>.
+      </p>
       <p>
         With no rules ever set, a database behaves as <code>{'{"*": {"read": true}}'}</code>.
       </p>

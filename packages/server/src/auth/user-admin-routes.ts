@@ -28,7 +28,8 @@ const UserList = Type.Object({ users: Type.Array(AdminUserSchema), total: Type.I
 const PatchUserBody = Type.Object(
   {
     name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    avatar: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'An http(s) URL' }))),
+    // Its length is checked with its scheme (auth/users.ts checkAvatar), so a data: URL hears one message: "an http(s) URL".
+    avatar: Type.Optional(Nullable(Type.String({ description: 'An http(s) URL of at most 2048 characters' }))),
     emailVerified: Type.Optional(Type.Boolean()),
     appMetadata: Type.Optional(
       Type.Object({}, { additionalProperties: true, description: 'Replaces the stored object whole; at most 16 KiB as JSON (else 413)' }),

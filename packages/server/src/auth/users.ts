@@ -75,10 +75,16 @@ export function checkPassword(password: string): void {
   if (length < 8 || length > 256) throw new ApiError('weak_password', 'The password must be 8 to 256 characters long');
 }
 
-/** avatar: an http(s) URL or null. */
+/** The longest avatar URL kept. */
+const MAX_AVATAR_URL = 2048;
+
+/** avatar: an http(s) URL of at most 2048 characters, or null (a data: URL is neither: host the image). */
 export function checkAvatar(avatar: string | null | undefined): void {
   if (avatar === null || avatar === undefined) return;
-  if (!isHttpUrl(avatar)) throw new ApiError('validation_failed', 'avatar must be an http(s) URL', [{ path: '/avatar', message: 'must be an http(s) URL' }]);
+  if (avatar.length > MAX_AVATAR_URL || !isHttpUrl(avatar)) {
+    const message = `must be an http(s) URL of at most ${MAX_AVATAR_URL} characters (a data: URL is not one: host the image and link it), or null`;
+    throw new ApiError('validation_failed', `avatar ${message}`, [{ path: '/avatar', message }]);
+  }
 }
 
 export async function userByEmail(q: Queryable, databaseId: string, email: string): Promise<UserRow | undefined> {

@@ -40,7 +40,7 @@ export interface IndexDemand {
 const MAX_DEMAND_ENTRIES = 10_000;
 
 /**
- * Automatic indexes on user fields. The rule (README, "Indexes"): when lists of a collection
+ * Automatic indexes on user fields. The rule (docs/documents.md, "Indexes"): when lists of a collection
  * sort or filter by a user field path `minRequests` times within `windowMs` (default 3 in 10
  * minutes), and documents of that collection hold a value at that path, svc builds, in the
  * background, one index on (database, collection, <the field's sort keys>, id) for the path,

@@ -127,7 +127,10 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
   try {
     filter = JSON.parse(raw);
   } catch {
-    throw invalidFilter('filter is not valid JSON');
+    throw invalidFilter(
+      `filter is not valid JSON. svc's filter is a JSON object, URL-encoded in the query, not an expression such as status = 'open' && score >= 10: ` +
+        'filter={"status":"open","score":{"$gte":10}}, with $eq $ne $gt $gte $lt $lte $in $nin $exists $and $or and more (docs/filters.md)',
+    );
   }
   const params: Param[] = [];
   const paths: string[][] = [];

@@ -6,6 +6,7 @@ import type { Operation } from '../rules/rules.ts';
 import type { DocumentsService } from './service.ts';
 import type { DocumentRules, Scopes } from './rule-access.ts';
 import { checkCollection } from './names.ts';
+import { knownListParams, methodGuidance } from './guidance.ts';
 import {
   BulkBody,
   BulkResponse,
@@ -149,7 +150,7 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
     {
       config: access,
       preParsing: ruled('read'),
-      preValidation: collectionName,
+      preValidation: [collectionName, knownListParams],
       schema: {
         tags,
         summary: 'List documents',
@@ -276,6 +277,8 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
         );
       }),
   );
+
+  methodGuidance(app);
 
   api.get(
     '/v1/collections',

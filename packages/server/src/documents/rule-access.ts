@@ -4,6 +4,9 @@ import { isObject, type JsonObject } from '../json/merge-patch.ts';
 import {
   authFields,
   authValue,
+  defaultsFor,
+  defaultsNeedUser,
+  resolveDefaults,
   compileMatcher,
   NEVER,
   loadRules,
@@ -39,6 +42,8 @@ export interface Scope {
   matches: Matcher;
   /** The filter has a clause on the field `id`: only then may a create carry its own id. */
   namesId: boolean;
+  /** Create: the fields the entry's `defaults` give this request, added where the body lacks them before `matches` (§10). */
+  defaults?: JsonObject;
 }
 
 /** The scopes of one request: its operation's, and for update and delete the `read` rule's too. */
@@ -189,8 +194,12 @@ export class DocumentRules {
       user = await read.user();
       if (!user) throw noSession();
     }
+    const scope = scopeFor(rule, user);
+    const defaults = operation === 'create' ? defaultsFor(rules, collection) : undefined;
+    // A `$auth` default under a rule that needs no session: the user if one is signed in, else the field is left out.
+    if (defaults && !user && sessionToken && defaultsNeedUser(defaults)) user = await read.user();
     return {
-      operation: scopeFor(rule, user),
+      operation: defaults ? { ...scope, defaults: resolveDefaults(defaults, user) } : scope,
       read: readRule === undefined ? undefined : scopeFor(readRule, user),
       fields,
       user: user ? async () => user : read.user,

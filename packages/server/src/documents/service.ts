@@ -18,6 +18,7 @@ import { CountCache } from './count-cache.ts';
 import type { Page, PageCache } from './page-cache.ts';
 import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
 import type { Scope, Scopes } from './rule-access.ts';
+import { withDefaults } from '../rules/defaults.ts';
 import { indexChanges, searchClause, type SearchClause } from './search.ts';
 import type { CursorCodec } from './cursor.ts';
 import { firstDifference, keyColumns, keysetRanges, keyValues, orderClause, sortOf } from './keyset.ts';
@@ -330,13 +331,14 @@ export class DocumentsService {
     }
   }
 
-  /** Inserts one document; `scope`: a public key's create rule, checked before anything is written. */
+  /** Inserts one document; `scope`: a public key's create rule, checked (after its defaults are added) before anything is written. */
   async create(databaseId: string, collection: string, body: unknown, scope?: Scope, options: WriteOptions<Written> = {}): Promise<Written> {
     return this.write(databaseId, this.createStep(databaseId, collection, body, scope, true), options.record);
   }
 
-  /** The step of a create (also a batch's `create`): checks first, then the insert; `defer`: may wait for the group's end. */
-  createStep(databaseId: string, collection: string, body: unknown, scope: Scope | undefined, defer: boolean): WriteStep<Written> {
+  /** The step of a create (also a batch's `create`): its defaults added, checks first, then the insert; `defer`: may wait for the group's end. */
+  createStep(databaseId: string, collection: string, given: unknown, scope: Scope | undefined, defer: boolean): WriteStep<Written> {
+    const body = withDefaults(given, scope?.defaults);
     const item = this.prepareNew(body);
     const now = this.now();
     const doc = toDocument(item.id, item.data, now, now);
@@ -352,13 +354,14 @@ export class DocumentsService {
   }
 
   /** Inserts documents all or nothing; answers `{"documents":[…]}` as JSON text. `scope`: as for create, every document. */
-  async bulkCreate(databaseId: string, collection: string, bodies: unknown[], scope?: Scope, options: WriteOptions<string> = {}): Promise<string> {
-    if (bodies.length > this.deps.limits.bulkDocuments) {
+  async bulkCreate(databaseId: string, collection: string, given: unknown[], scope?: Scope, options: WriteOptions<string> = {}): Promise<string> {
+    if (given.length > this.deps.limits.bulkDocuments) {
       throw new ApiError(
         'payload_too_large',
         `A bulk request takes at most ${this.deps.limits.bulkDocuments} documents (the server's LIMIT_BULK_DOCUMENTS): split it`,
       );
     }
+    const bodies = scope?.defaults ? given.map((b) => withDefaults(b, scope.defaults)) : given;
     const items = bodies.map((b, i) => this.prepareNew(b, i));
     refuseRepeatedIds(items, collection);
     const now = this.now();

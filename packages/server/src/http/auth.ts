@@ -54,6 +54,21 @@ export interface AuthHookDeps {
 
 const missingKey = () => new ApiError('missing_api_key', 'Send your API key as Authorization: Bearer <key>');
 
+/**
+ * An Authorization header that is not `Bearer <one credential>`: 401 `invalid_api_key` (a malformed key,
+ * API.md's code), whose message says what is wrong with the header rather than "unknown or revoked".
+ */
+function notBearer(request: FastifyRequest): ApiError {
+  const h = String(request.headers.authorization).trim();
+  const scheme = /^(\S+)\s/.exec(h)?.[1];
+  const why = /^svc_|^[A-Za-z0-9_]{32,}$/.test(h)
+    ? 'it holds the key without the "Bearer " prefix'
+    : scheme && scheme.toLowerCase() !== 'bearer'
+      ? `it uses the ${scheme.slice(0, 20)} scheme, which svc does not take`
+      : 'it does not hold exactly one credential after "Bearer "';
+  return new ApiError('invalid_api_key', `The Authorization header must read "Bearer <key>": ${why}`);
+}
+
 async function authenticateOperator(request: FastifyRequest, deps: AuthHookDeps, token: string, access: Access): Promise<void> {
   const { store } = deps;
   const operator = await resolveOperator(store, token, deps.operators);
@@ -77,6 +92,7 @@ async function authenticateOperator(request: FastifyRequest, deps: AuthHookDeps,
 function authenticate(request: FastifyRequest, deps: AuthHookDeps, access: Access): Promise<void> {
   const token = bearer(request);
   if (token === undefined) return Promise.reject(missingKey());
+  if (token === '') return Promise.reject(notBearer(request));
   if (token.startsWith(OPERATOR_TOKEN_PREFIX)) return authenticateOperator(request, deps, token, access);
   return resolveKey(deps.store, token, deps.keys).then((key) => {
     if (!key) throw new ApiError('invalid_api_key', 'The API key is unknown or revoked');

@@ -1,4 +1,5 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { ApiError } from '../errors.ts';
 import { sameSecret } from '../keys/key-format.ts';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -103,14 +104,37 @@ export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): v
   });
 }
 
+/** Headers a reverse proxy adds: a request carrying one came from elsewhere, whatever its TCP peer is. */
+const FORWARDED = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+
 /**
- * With METRICS_TOKEN set, a scrape must send `Authorization: Bearer <token>`, else 401
- * `invalid_token` (the series name routes and counts, which is not for everyone). The token is
- * compared in constant time (sameSecret). Without a token the hook lets everything through.
+ * Whether a request comes from this machine: its TCP peer is a loopback address (127.0.0.0/8, ::1,
+ * ::ffff:127.x) and it names no forwarded client (a proxy on this host connects from loopback for
+ * everyone). Read from the socket, not `request.ip`, which TRUST_PROXY takes from a header a client writes.
+ */
+function fromLoopback(request: FastifyRequest): boolean {
+  const peer = request.socket.remoteAddress;
+  if (!peer || !ipaddr.isValid(peer) || ipaddr.process(peer).range() !== 'loopback') return false;
+  return !FORWARDED.some((h) => request.headers[h] !== undefined);
+}
+
+/**
+ * Who may scrape (safe by default, issue 29: the series name routes and counts, which is not for
+ * everyone, and the server listens on every interface). Without METRICS_TOKEN, only this machine
+ * (403 `forbidden` otherwise, saying to set it). With it, every scrape must send
+ * `Authorization: Bearer <token>`, else 401 `invalid_token`; it is compared in constant time (sameSecret).
  */
 export function metricsAccess(token: string | undefined): onRequestHookHandler {
   return (request, reply, done) => {
-    if (token === undefined) return done();
+    if (token === undefined) {
+      if (fromLoopback(request)) return done();
+      return done(
+        new ApiError(
+          'forbidden',
+          'GET /metrics answers only this machine (loopback) while METRICS_TOKEN is unset: set it, and scrape with Authorization: Bearer <METRICS_TOKEN>',
+        ),
+      );
+    }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (m && sameSecret(m[1], token)) return done();
     reply.header('WWW-Authenticate', 'Bearer realm="metrics"');

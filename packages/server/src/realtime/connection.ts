@@ -7,6 +7,7 @@ import type { RealtimeGrant } from './tokens.ts';
 import type { EventView, Viewer } from './visibility.ts';
 import type { ViewSource } from './views.ts';
 import type { UserFacts } from './user-facts.ts';
+import { loadRules, resolveRule, ruleFor } from '../rules/rules.ts';
 
 /** Close code for a client that reads too slowly; it may reconnect with `after=<last id>`. */
 export const CLOSE_SLOW_CONSUMER = 4008;
@@ -73,12 +74,30 @@ export class RealtimeConnection implements FeedSubscriber {
     if (this.closed) return this.stop();
     // `ready` only once the feed hands this socket every event after lastId: a write the client
     // makes after reading `ready` commits after lastId was read, so the client sees it.
-    this.sendJson({ type: 'ready', collections: this.grant.collections });
+    const unreadable = await this.unreadable();
+    if (this.closed) return this.stop();
+    this.sendJson({ type: 'ready', collections: this.grant.collections, ...(unreadable.length ? { unreadable } : {}) });
     this.lastSent = lastId;
     if (after !== undefined) await this.replay(after, lastId);
     const held = this.held ?? [];
     this.held = undefined;
     for (const [e, view] of held) this.deliver(e, view);
+  }
+
+  /**
+   * The collections whose `read` rule lets this socket see nothing at all, whatever is written: the
+   * rule is false or absent, or it needs a signed-in user and the token belongs to nobody. Said in
+   * `ready` (issue 29), so an app whose socket is open but will stay silent learns why. A filter
+   * rule with a user may also match nothing; that depends on the documents, and is not said.
+   */
+  private async unreadable(): Promise<string[]> {
+    if (!this.viewer) return [];
+    const rules = await loadRules(this.deps.store, this.grant.databaseId);
+    const signedOut = this.viewer.userId === undefined;
+    return this.grant.collections.filter((c) => {
+      const access = resolveRule(ruleFor(rules, c, 'read'), undefined);
+      return access.kind === 'none' || (access.kind === 'session' && signedOut);
+    });
   }
 
   /** Sends the retained events in (after, upTo], or `reset` when some of them are gone. */

@@ -1,7 +1,7 @@
 import { isObject, type JsonObject } from '../json/merge-patch.ts';
 import { isStorableString } from '../json/parse.ts';
 import { NEVER, replaceAuthOperands, type Scalar } from './auth-operands.ts';
-import type { Operation, Rule, RuleUser, Rules } from './types.ts';
+import type { Operation, Rule, RuleEntry, RuleUser, Rules } from './types.ts';
 
 /** How a database without rules behaves (API.md §10): public keys read everything, write nothing. */
 export const DEFAULT_RULES: Rules = { '*': { read: true } };
@@ -13,9 +13,20 @@ export const DEFAULT_RULES: Rules = { '*': { read: true } };
  * collection called `constructor` is a name like any other.
  */
 export function ruleFor(rules: Rules | undefined, collection: string, operation: Operation): Rule {
-  const all = rules ?? DEFAULT_RULES;
-  const entry = Object.hasOwn(all, collection) ? all[collection] : Object.hasOwn(all, '*') ? all['*'] : undefined;
+  const entry = entryFor(rules, collection);
   return entry && Object.hasOwn(entry, operation) ? (entry[operation] as Rule) : false;
+}
+
+/** The entry that applies to a collection: its own, else `"*"`'s, else none. */
+function entryFor(rules: Rules | undefined, collection: string): RuleEntry | undefined {
+  const all = rules ?? DEFAULT_RULES;
+  return Object.hasOwn(all, collection) ? all[collection] : Object.hasOwn(all, '*') ? all['*'] : undefined;
+}
+
+/** The `defaults` of the entry that applies to a collection (rules/defaults.ts), if any. */
+export function defaultsFor(rules: Rules | undefined, collection: string): JsonObject | undefined {
+  const entry = entryFor(rules, collection);
+  return entry && Object.hasOwn(entry, 'defaults') ? entry.defaults : undefined;
 }
 
 /**

@@ -17,6 +17,11 @@ const EntrySchema = Type.Object({
   create: Type.Optional(RuleSchema),
   update: Type.Optional(RuleSchema),
   delete: Type.Optional(RuleSchema),
+  defaults: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Top-level fields a public-key create fills in when its body lacks them: a constant or {"$auth": …} (left out when the user has none)',
+    }),
+  ),
 });
 const RulesResponse = Type.Object({
   rules: Type.Record(Type.String({ description: 'A collection name, or "*" for every collection without an entry' }), EntrySchema),
@@ -25,7 +30,10 @@ const RulesResponse = Type.Object({
 // with the path of each problem, which a schema error (validation_failed) would not be.
 const RulesBody = Type.Object(
   {
-    rules: Type.Unknown({ description: '{ "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter } }' }),
+    rules: Type.Unknown({
+      description:
+        '{ "<collection>" | "*": { "read"?, "create"?, "update"?, "delete"?: true | false | "signedIn" | filter, "defaults"?: { "<field>": constant | {"$auth": …} } } }',
+    }),
   },
   { additionalProperties: false },
 );

@@ -9,10 +9,11 @@ import { rulesRoutes } from './routes.ts';
 import type { Rules } from './types.ts';
 
 export type { Operation, Rule, Rules, RuleUser } from './types.ts';
-export { ruleFor, resolveRule, authValue, DEFAULT_RULES, type RuleAccess } from './resolve.ts';
+export { ruleFor, defaultsFor, resolveRule, authValue, DEFAULT_RULES, type RuleAccess } from './resolve.ts';
 export { authFields, NEVER } from './auth-operands.ts';
 export { compileMatcher, type Matcher, type Document } from './matcher.ts';
 export { validateRules } from './validate.ts';
+export { resolveDefaults, defaultsNeedUser, withDefaults } from './defaults.ts';
 
 /**
  * A database's rules as stored, or undefined when none were ever set (then ruleFor applies

@@ -7,6 +7,7 @@ import { escapePointer } from '../documents/fields.ts';
 import type { JsonSql, JsonTerm } from '../store/store.ts';
 import { isAuthField, replaceAuthOperands } from './auth-operands.ts';
 import { OPERATIONS, type Rules } from './types.ts';
+import { defaultsProblems } from './defaults.ts';
 
 /**
  * Checks `settings.rules` (API.md §10) and names every bad rule by its JSON Pointer. A filter rule
@@ -95,12 +96,14 @@ export function validateRules(value: unknown, at = '/rules'): Rules {
         continue;
       }
       if (!isObject(entry)) {
-        details.push({ path, message: 'must be an object of operations: read, create, update, delete' });
+        details.push({ path, message: 'must be an object of operations (read, create, update, delete) and defaults' });
         continue;
       }
       for (const [operation, rule] of Object.entries(entry)) {
         const rulePath = `${path}/${escapePointer(operation)}`;
-        if (!OPERATION_NAMES.has(operation)) details.push({ path: rulePath, message: 'is not an operation: use read, create, update or delete' });
+        if (operation === 'defaults') details.push(...defaultsProblems(rule, rulePath));
+        else if (!OPERATION_NAMES.has(operation))
+          details.push({ path: rulePath, message: 'is not an operation: use read, create, update or delete (or defaults)' });
         else {
           // Third version: an update rule may also be `{ "when", "fields" }` (rules/fields-rule.ts).
           const problems = operation === 'update' && isFieldsRule(rule) ? fieldsRuleProblems(rule, ruleProblems) : ruleProblems(rule);
