@@ -10,9 +10,11 @@ import { OPERATOR, request } from '../../server/test/helpers/server.ts';
 import { chromiumAvailable, jsonEditor, launch, watch } from './browser.ts';
 
 // Daily editing: the CodeMirror JSON editor, the form view of a document, and the documents page on a
-// 390 px wide phone, in Chromium against a real server (SQLite). Screenshots go to docs/images/.
+// 390 px wide phone, in Chromium against a real server (SQLite). Screenshots go to docs/images/ with UPDATE_SCREENSHOTS=1.
 const run = chromiumAvailable();
-const IMAGES = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
+// The docs' screenshots are rewritten only on request (UPDATE_SCREENSHOTS=1), so a test run leaves the
+// checkout clean; otherwise they go beside the other test results.
+const IMAGES = fileURLToPath(new URL(process.env.UPDATE_SCREENSHOTS ? '../../../docs/images/' : '../test-results/images/', import.meta.url));
 
 let server: ServerProcess;
 let browser: Browser;

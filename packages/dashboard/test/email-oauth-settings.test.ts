@@ -13,7 +13,9 @@ import { chromiumAvailable, launch, watch } from './browser.ts';
 
 // The OAuth provider cards and the E-mail card of a database's settings page, in Chromium against a real server (SQLite) and a real SMTP server.
 const run = chromiumAvailable();
-const IMAGES = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
+// The docs' screenshots are rewritten only on request (UPDATE_SCREENSHOTS=1), so a test run leaves the
+// checkout clean; otherwise they go beside the other test results.
+const IMAGES = fileURLToPath(new URL(process.env.UPDATE_SCREENSHOTS ? '../../../docs/images/' : '../test-results/images/', import.meta.url));
 const APPLE_PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const REDIRECT = 'http://localhost:5173/auth';
 
