@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject, type JsonObject } from '../json/merge-patch.ts';
 import type { Dialect, Param, Queryable, Transaction } from '../store/store.ts';
@@ -126,7 +127,7 @@ export function changedSearchCollections(before: SearchSettings | undefined, aft
 }
 
 /** Parsed `settings.search` texts, by text: writes of a database read the same text again and again. */
-const parsed = new Map<string, SearchSettings>();
+const parsed = new LRUCache<string, SearchSettings>({ max: 1000 });
 
 /** The search fields of a collection, as segments, from the `settings.search` JSON text (or null). */
 export function fieldsOf(searchJson: string | null | undefined, collection: string): string[][] | undefined {
@@ -134,7 +135,6 @@ export function fieldsOf(searchJson: string | null | undefined, collection: stri
   let settings = parsed.get(searchJson);
   if (!settings) {
     settings = JSON.parse(searchJson) as SearchSettings;
-    if (parsed.size >= 1000) parsed.clear();
     parsed.set(searchJson, settings);
   }
   const fields = Object.hasOwn(settings, collection) ? settings[collection] : undefined;

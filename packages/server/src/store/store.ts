@@ -37,6 +37,8 @@ export interface JsonSql {
   isNullish(path: string[]): string;
   /** SQL true when the field is present (null included). */
   exists(path: string[]): string;
+  /** The JSON text of a top-level field of the document (`key` a validated segment), NULL when it is missing: a projection's column. */
+  fieldText(key: string): string;
   /** Converts a parameter of the given type to what the driver binds. */
   param(value: string | number | boolean): Param;
   /**
@@ -57,7 +59,7 @@ export interface JsonSql {
   arraySize(term: JsonTerm): string;
   /** A string within [first parameter, second parameter), or ≥ the only one when `bounded` is false. */
   stringRange(term: JsonTerm, bounded: boolean): string;
-  /** A string holding the parameter under case folding (json/casefold.ts). */
+  /** A string holding the parameter under case folding (@svc/filter's casefold). */
   icontains(term: JsonTerm): string;
   /**
    * The values reached through the first array of several candidates (at most one of which can be
