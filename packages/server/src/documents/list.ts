@@ -14,7 +14,7 @@ import type { DocumentRow } from './point-reads.ts';
 import { parseProjection, projectedText, projectionColumns } from './projection.ts';
 import { type CompiledFilter, compileFilter, parseField } from './query.ts';
 import type { Scope } from './rule-access.ts';
-import { type SearchClause, searchClause } from './search.ts';
+import { searchClause } from './search.ts';
 
 /**
  * A list of documents (API.md §1, §1.1), as a plan of steps read in order, each small enough to
@@ -171,7 +171,7 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
   ]);
   const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
 
-  const conditions = [rule && asSql(rule), own && asSql(own), searched && bound(searched.sql, ...searched.params)].filter((f) => f !== undefined);
+  const conditions = [rule && asSql(rule), own && asSql(own), searched?.where].filter((f) => f !== undefined);
   const filtered = conditions.length > 0;
   const where = filtered
     ? sql`${scope} AND ${join(
@@ -234,7 +234,7 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
     // document's presence (and the rule's and filter's verdict) looked up by its key: by key, so
     // that no estimate can turn a lookup into a scan per row. With sortBy, the documents that
     // match, as any list.
-    const from = ranked ? sql`${rankedMatches(searched)} WHERE (${present}) IS TRUE` : sql`documents WHERE ${where}`;
+    const from = ranked ? sql`${searched.ranked} WHERE (${present}) IS TRUE` : sql`documents WHERE ${where}`;
     const keys = sort.keys.map((_, i) => `k${i}`);
     const byKey = [...columns, { expression: 'created_at', name: 'created_at' }, { expression: 'updated_at', name: 'updated_at' }].map(
       (c) => sql`(SELECT ${raw(c.expression)} FROM documents WHERE ${scope} AND id = page.id) AS ${raw(c.name)}`,
@@ -244,7 +244,6 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
             ORDER BY ${raw(range.order)} ${limitClause(n, skip)}) AS page
           ORDER BY ${raw([...keys, 'id'].map((k) => k + dir).join(', '))}`;
   };
-  const rankedMatches = (s: SearchClause): Sql => bound(s.ranked.sql, ...s.ranked.params);
   // A ranked search's page starts from its matches (search.ts), each document looked up by key.
   const unsearched = [rule, own].filter((f) => f !== undefined);
   const present = sql`EXISTS (SELECT 1 FROM documents WHERE ${scope} AND id = search.id${join(
@@ -287,7 +286,7 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
     let reads = 0;
     for (const k of keysetRanges(sort, after.values, after.id, after.from, dialect.keyParam)) {
       if (rows.length > want) break;
-      const range: Range = { where: bound(k.sql, ...k.params), order: k.order };
+      const range: Range = k;
       const next = select(range, await fitting(range, want - rows.length + 1, 0), 0, rows.length === 0);
       rows.push(...(await store.all<Row>(next.text, [...next.params]).catch(refuseForged)));
       reads++;
