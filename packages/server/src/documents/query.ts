@@ -1,4 +1,4 @@
-import { type FieldRef, type Filter, FilterError, filterPaths, parseFilter, type ParseOptions } from '@svc/filter';
+import { type Filter, FilterError, filterPaths, parseFilter, type ParseOptions } from '@svc/filter';
 import { ApiError } from '../errors.ts';
 import { FILTER_COST_BUDGET, filterCost, filterSql } from '../store/filter-sql.ts';
 import type { JsonSql, Param } from '../store/store.ts';
@@ -29,9 +29,6 @@ export function parseField(path: string, onError: (message: string) => ApiError)
   if (!segments) throw onError(`"${path.slice(0, 80)}" is not a field path (segments of [A-Za-z_][A-Za-z0-9_]* joined by dots)`);
   return { path: segments };
 }
-
-/** A parsed field (@svc/filter's FieldRef) as a column or a JSON path. */
-export const fieldOf = (ref: FieldRef): Field => ('path' in ref ? { path: ref.path } : { column: SYSTEM_COLUMNS.get(ref.system)! });
 
 /** ORDER BY expressions for a sort field and direction; ties break by id in the same direction. */
 export function orderBy(json: JsonSql, field: Field, desc: boolean): string {

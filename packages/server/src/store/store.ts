@@ -65,7 +65,7 @@ export interface JsonSql {
    * The values reached through the first array of several candidates (at most one of which can be
    * an array in a document: past the first array along a path, the path is missing): a FROM item
    * over the elements of that array, each at `rest` under it, with a WHERE guard. One FROM item
-   * whatever the number of candidates, so a test on them is written once (documents/query.ts).
+   * whatever the number of candidates, so a test on them is written once (store/filter-sql.ts).
    */
   crossing(candidates: Array<{ array: JsonTerm; rest: string[] }>, alias: string): { from: string; where: string; element: JsonTerm };
   /** A value of `type` equal to one of the parameter's: a JSON array of such values, however many. */
