@@ -141,18 +141,18 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
   const { dialect } = store;
   const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
   const projection = parseProjection(q.fields);
-  if (q.cursor !== undefined && q.offset !== undefined) {
-    throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
-  }
+  // The steps are checked in the order their refusals have always come in: sortBy, fields,
+  // search, cursor with offset, the cursor, then the filter.
 
-  // 1. scope, 2. rule, 3. filter.
+  // 1. scope.
   const scope = bound(inCollection(dialect), databaseId, collection);
-  const rule = read?.filter === undefined ? undefined : ruleSql(dialect.json, read.filter);
-  const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
 
   // 4. search (search.ts): a condition like a filter's, and the order by rank unless sortBy is given.
   const searched = await searchClause(store, dialect, databaseId, collection, q.search);
   const ranked = searched !== undefined && q.sortBy === undefined;
+  if (q.cursor !== undefined && q.offset !== undefined) {
+    throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
+  }
 
   // 5. sort.
   const sort: Sort = ranked ? { keys: [searched.rankKey], nullable: [false], desc: false } : sortOf(dialect.json, sortField, q.sortOrder === 'desc');
@@ -171,6 +171,9 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
   ]);
   const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
 
+  // 2. rule, 3. filter: ANDed in this order after the scope, the search's condition last.
+  const rule = read?.filter === undefined ? undefined : ruleSql(dialect.json, read.filter);
+  const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
   const conditions = [rule && asSql(rule), own && asSql(own), searched?.where].filter((f) => f !== undefined);
   const filtered = conditions.length > 0;
   const where = filtered
