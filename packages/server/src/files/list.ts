@@ -2,7 +2,7 @@ import { ApiError } from '../errors.ts';
 import type { JsonObject } from '../json/merge-patch.ts';
 import type { Param, Store } from '../store/store.ts';
 import type { CursorCodec } from '../documents/cursor.ts';
-import { compileFilter, parseField } from '../documents/query.ts';
+import { compileFilter, parseChecked, parseField } from '../documents/query.ts';
 import { keyColumns, keysetRanges, keyValues, orderClause, sortOf } from '../documents/keyset.ts';
 import { columns, fromRow, type FileRecord, type FileRow } from './record.ts';
 
@@ -43,9 +43,11 @@ export async function listFiles(
   if (q.cursor !== undefined && q.offset !== undefined) throw new ApiError('invalid_cursor', 'cursor and offset exclude each other');
   const where: string[] = ['database_id = ?', 'bucket = ?'];
   const params: Param[] = [databaseId, bucket];
-  for (const text of [ruleFilter && JSON.stringify(ruleFilter), q.filter]) {
-    if (!text) continue;
-    const compiled = compileFilter(dialect.json, text);
+  // The rule's filter is passed as the value resolveRule made, never as JSON text: its resolved
+  // `$auth` operands (scalar-only markers, NEVER) are not JSON and would be lost in a round trip.
+  for (const filter of [ruleFilter && parseChecked(ruleFilter), q.filter]) {
+    if (!filter) continue;
+    const compiled = compileFilter(dialect.json, filter);
     where.push(`(${compiled.sql})`);
     params.push(...compiled.params);
   }
@@ -61,8 +63,8 @@ export async function listFiles(
   if (q.cursor !== undefined) {
     const after = cursors.decode(q.cursor, binding, sort.nullable);
     const ranges = keysetRanges(sort, after.values, after.id);
-    pageWhere.push(`(${ranges.map((r) => r.sql).join(' OR ')})`);
-    for (const r of ranges) pageParams.push(...r.params);
+    pageWhere.push(`(${ranges.map((r) => r.where.text).join(' OR ')})`);
+    for (const r of ranges) pageParams.push(...r.where.params);
   }
   const rows = await store.all<FileRow & Record<string, unknown>>(
     `SELECT ${columns(dialect)}${keyColumns(sort)} FROM files WHERE ${pageWhere.join(' AND ')} ORDER BY ${orderClause(sort)} LIMIT ${q.limit + 1} OFFSET ${q.cursor === undefined ? offset : 0}`,
