@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 const steps = [
   ['lint', ['run', 'lint']],
   ['typecheck', ['run', 'typecheck']],
+  ['filter', ['test', '-w', '@svc/filter']],
   ['client', ['test', '-w', '@svc/client']],
   ['server', ['test', '-w', '@svc/server']],
   ['dashboard', ['test', '-w', '@svc/dashboard']],

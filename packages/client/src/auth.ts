@@ -2,6 +2,8 @@ import { SvcError } from './errors.js';
 import type { CallOptions, Http, SendOptions } from './http.js';
 import type { AuthChangeEvent, AuthStateListener, UserSession } from './session.js';
 import { toStored, type StoredSession } from './session-store.js';
+import { MfaService } from './mfa.js';
+import { PasskeyService } from './passkeys.js';
 import type {
   AuthResult,
   ChangePasswordParams,
@@ -12,6 +14,7 @@ import type {
   OAuthProvider,
   ResetPasswordParams,
   SignInParams,
+  SignInResult,
   SignUpParams,
   SignUpResult,
   UpdateUserParams,
@@ -36,11 +39,19 @@ export interface RedirectOptions {
  * as X-Session-Token by the calls that act as the signed-in user.
  */
 export class AuthService {
+  /** Second factors of the signed-in user, and the second step of a sign-in (§2.2). */
+  readonly mfa: MfaService;
+  /** Passkeys: register, sign in with one, list, remove (§2.2; browsers). */
+  readonly passkeys: PasskeyService;
+
   constructor(
     private readonly http: Http,
     private readonly session: UserSession,
     private readonly key: string,
-  ) {}
+  ) {
+    this.mfa = new MfaService(http, session);
+    this.passkeys = new PasskeyService(http, session);
+  }
 
   /** The stored session (token, expiry and last known user), or null when signed out. */
   getSession(): Promise<StoredSession | null> {
@@ -67,9 +78,13 @@ export class AuthService {
     return result;
   }
 
-  /** Signs in with e-mail and password; 401 `invalid_credentials` when either is wrong. */
-  signIn(params: SignInParams, opts?: CallOptions): Promise<AuthResult> {
-    return this.signInWith({ method: 'POST', path: '/auth/sign-in', body: params, signal: opts?.signal }, 'SIGNED_IN');
+  /**
+   * Signs in with e-mail and password; 401 `invalid_credentials` when either is wrong. With a
+   * second factor nothing is stored yet and the answer carries `mfa`: complete it with
+   * `auth.mfa.challenge(result.mfa, { code })`.
+   */
+  signIn(params: SignInParams, opts?: CallOptions): Promise<SignInResult> {
+    return this.firstStep({ method: 'POST', path: '/auth/sign-in', body: params, signal: opts?.signal }, 'SIGNED_IN');
   }
 
   /** Ends the session on the server and forgets it locally (also when the server already ended it). */
@@ -171,9 +186,9 @@ export class AuthService {
     await this.http.send({ method: 'POST', path: '/auth/magic-link', body: params, signal: opts?.signal });
   }
 
-  /** Signs in with the `token` and `email` of a magic link (creates the user if none exists). */
-  verifyMagicLink(params: VerifyMagicLinkParams, opts?: CallOptions): Promise<AuthResult> {
-    return this.signInWith({ method: 'POST', path: '/auth/magic-link/verify', body: params, signal: opts?.signal }, 'SIGNED_IN');
+  /** Signs in with the `token` and `email` of a magic link (creates the user if none exists); may answer `mfa` as `signIn`. */
+  verifyMagicLink(params: VerifyMagicLinkParams, opts?: CallOptions): Promise<SignInResult> {
+    return this.firstStep({ method: 'POST', path: '/auth/magic-link/verify', body: params, signal: opts?.signal }, 'SIGNED_IN');
   }
 
   /**
@@ -194,27 +209,38 @@ export class AuthService {
   }
 
   /**
-   * After an OAuth redirect: reads `?token=` (or `?error=`) from the current address, removes it
-   * from the address bar, stores the session and returns the user. Resolves null when the address
-   * carries neither; rejects with an SvcError whose `code` is the server's when it carries `error`.
+   * After an OAuth redirect: reads `?token=` (or `?error=`, or `?mfa_token=` when a second step is
+   * due: then the answer carries `mfa`) from the current address, removes it from the address bar,
+   * stores the session and returns the user. Resolves null when the address carries none; rejects with an SvcError whose `code` is the server's when it carries `error`.
    * Links from e-mails (which also carry `email`) are left alone: see verifyMagicLink/resetPassword.
    */
-  async handleRedirect(opts: RedirectOptions = {}): Promise<AuthResult | null> {
+  async handleRedirect(opts: RedirectOptions = {}): Promise<SignInResult | null> {
     const href = opts.url ?? globalThis.location?.href;
     if (!href) return null;
     const u = new URL(href);
     const token = u.searchParams.get('token');
     const error = u.searchParams.get('error');
-    if ((token === null && error === null) || u.searchParams.has('email')) return null;
+    const mfaToken = u.searchParams.get('mfa_token');
+    if ((token === null && error === null && mfaToken === null) || u.searchParams.has('email')) return null;
     u.searchParams.delete('token');
     u.searchParams.delete('error');
+    u.searchParams.delete('mfa_token');
     const history = globalThis.history;
     if ((opts.replaceState ?? opts.url === undefined) && history?.replaceState) history.replaceState(history.state, '', u.toString());
     if (error !== null) throw new SvcError({ status: 0, code: error, message: `OAuth sign-in failed: ${error}` });
+    // The mfaToken lives 5 minutes from the callback; the address does not say when that was.
+    if (mfaToken !== null) return { user: null, session: null, mfa: { token: mfaToken, expiresAt: '' } };
     await this.session.set({ token: token!, expiresAt: '', user: null });
     // refresh answers user and expiry in one call and proves the token works; if it fails for a
     // network reason the token stays stored, so calling refresh() later completes the sign-in.
     return this.signInWith({ method: 'POST', path: '/auth/refresh', signal: opts.signal }, 'SIGNED_IN', true);
+  }
+
+  /** A sign-in that may wait for a second step: stores the session only when there is one. */
+  private async firstStep(req: SendOptions, event: AuthChangeEvent): Promise<SignInResult> {
+    const result = await this.http.send<SignInResult>(req);
+    if (!result.mfa) await this.session.set(toStored(result), event);
+    return result;
   }
 
   private async signInWith(req: SendOptions, event: AuthChangeEvent, asUser = false): Promise<AuthResult> {

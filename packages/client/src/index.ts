@@ -6,6 +6,8 @@ export { createClient, SvcClient, type ClientOptions } from './client.js';
 export { SvcError, type ErrorDetail } from './errors.js';
 export { CollectionService, type ConditionalOptions, type IterateParams } from './collection.js';
 export { AuthService, type AuthChangeEvent, type AuthStateListener, type RedirectOptions } from './auth.js';
+export { MfaService } from './mfa.js';
+export { PasskeyService } from './passkeys.js';
 export {
   RealtimeService,
   type RealtimeEvent,

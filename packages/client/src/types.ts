@@ -176,9 +176,33 @@ export type CollectionInfo = ResponseBody<'/v1/collections', 'get', 200>['collec
 /** An end user (§2); never a password hash. */
 export type User = ResponseBody<'/v1/auth/me', 'get', 200>['user'];
 /** A session (§2): send `token` as X-Session-Token. */
-export type Session = ResponseBody<'/v1/auth/sign-in', 'post', 200>['session'];
-/** The answer of sign-up, sign-in, refresh and magic-link verification. */
-export type AuthResult = ResponseBody<'/v1/auth/sign-in', 'post', 200>;
+export type Session = ResponseBody<'/v1/auth/refresh', 'post', 200>['session'];
+/** A completed sign-in: the user and a session (refresh, the second step, a passkey, a sign-in without a second factor). */
+export type AuthResult = ResponseBody<'/v1/auth/refresh', 'post', 200>;
+/** The second step a sign-in waits for (§2.2): give `mfa` to `auth.mfa.challenge` with a code. */
+export interface MfaRequired {
+  user: null;
+  session: null;
+  mfa: { token: string; expiresAt: string };
+}
+/**
+ * What a sign-in answers (password, magic link, OAuth redirect): signed in, or waiting for the
+ * second step when the account has a verified factor (§2.2). `user` and `session` are null until
+ * then, so code that reads them must check `mfa` first: the type does not let an app forget it.
+ *
+ * @example
+ *   const r = await svc.auth.signIn({ email, password });
+ *   if (r.mfa) await svc.auth.mfa.challenge(r.mfa, { code: prompt('Code') ?? '' });
+ */
+export type SignInResult = (AuthResult & { mfa?: undefined }) | MfaRequired;
+/** A code for the second step: from the authenticator app, or one of the recovery codes. */
+export type MfaCode = { code: string } | { recoveryCode: string };
+/** `POST /auth/mfa/totp`: a new factor's secret and otpauth URL (show it as a QR code). */
+export type TotpEnrolment = ResponseBody<'/v1/auth/mfa/totp', 'post', 201>;
+/** `GET /auth/mfa`: the factors (never a secret) and how many recovery codes are left. */
+export type MfaFactors = ResponseBody<'/v1/auth/mfa', 'get', 200>;
+/** A registered passkey. */
+export type Passkey = ResponseBody<'/v1/auth/passkeys', 'get', 200>['passkeys'][number];
 export type SignUpParams = RequestBody<'/v1/auth/sign-up', 'post'>;
 export type SignInParams = RequestBody<'/v1/auth/sign-in', 'post'>;
 export type UpdateUserParams = RequestBody<'/v1/auth/me', 'patch'>;
@@ -204,6 +228,8 @@ type QueryPath<P extends keyof paths> = Operation<P, 'get'> extends { parameters
 
 /** `GET /auth/users`: a page of users, oldest first, and how many match in all (§2.1; secret key). */
 export type UserList = ResponseBody<'/v1/auth/users', 'get', 200>;
+/** A user as the app's backend reads it (`GET /auth/users/:id`): with `mfa`, whether sign-in asks a second step (§2.2). */
+export type ManagedUser = ResponseBody<'/v1/auth/users/{id}', 'get', 200>['user'];
 /** `limit`, `offset`, and `email`: a prefix of the e-mail (case-insensitive). */
 export type UserListParams = Partial<QueryParams<'/v1/auth/users', 'get'>>;
 /** What the app's backend may change on a user (§2.1): `name`, `avatar`, `emailVerified`, `appMetadata` (replaced whole), `disabled`. */

@@ -1,5 +1,5 @@
 import type { CallOptions, Http } from './http.js';
-import type { AdminUpdateUserParams, User, UserList, UserListParams } from './types.js';
+import type { AdminUpdateUserParams, ManagedUser, User, UserList, UserListParams } from './types.js';
 
 /**
  * The app's users, managed from its backend (API.md §2.1): list, read, change (`appMetadata`,
@@ -19,8 +19,8 @@ export class UsersService {
   }
 
   /** One user; 404 `not_found` when the database has none with this id. */
-  async get(id: string, opts?: CallOptions): Promise<User> {
-    const r = await this.http.send<{ user: User }>({ method: 'GET', path: this.path(id), signal: opts?.signal });
+  async get(id: string, opts?: CallOptions): Promise<ManagedUser> {
+    const r = await this.http.send<{ user: ManagedUser }>({ method: 'GET', path: this.path(id), signal: opts?.signal });
     return r.user;
   }
 
@@ -37,6 +37,14 @@ export class UsersService {
   /** Deletes the user, their sessions, realtime tokens and linked sign-in providers; their documents stay. */
   async delete(id: string, opts?: CallOptions): Promise<void> {
     await this.http.send({ method: 'DELETE', path: this.path(id), signal: opts?.signal });
+  }
+
+  /**
+   * Removes every second factor, recovery code and passkey of the user and ends their sessions (a
+   * support desk recovering an account whose owner lost their phone): check who asks first.
+   */
+  async resetMfa(id: string, opts?: CallOptions): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: `${this.path(id)}/mfa`, signal: opts?.signal });
   }
 
   private path(id: string): string {

@@ -16,11 +16,14 @@ test('the package resolves to the ESM build with declarations', async () => {
   assert.match(readFileSync(new URL('index.d.ts', `file://${DIST}`), 'utf8'), /createClient/);
 });
 
-test('no Node-only import in the build (ws is only ever a dynamic import behind a variable)', () => {
+test('no Node-only import in the build (ws is only ever a dynamic import behind a variable; the passkeys peer is a literal one)', () => {
   for (const name of readdirSync(DIST).filter((n) => n.endsWith('.js'))) {
     const js = readFileSync(DIST + name, 'utf8');
     const imports = [...js.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
     for (const spec of imports) assert.ok(spec.startsWith('./'), `${name} imports ${spec}`);
-    assert.doesNotMatch(js, /\brequire\(|import\(\s*['"]/, `${name}: no require() and no literal dynamic import`);
+    // The one literal dynamic import is the optional browser peer of passkeys.ts: bundlers must see
+    // it to put @simplewebauthn/browser in a chunk of its own, loaded when a passkey is used.
+    const rest = js.replace("import('@simplewebauthn/browser')", '');
+    assert.doesNotMatch(rest, /\brequire\(|import\(\s*['"]/, `${name}: no require() and no literal dynamic import`);
   }
 });

@@ -47,8 +47,8 @@ describe('auth: OpenID Connect', () => {
       url = new URL(res.location!, url).toString();
     }
     const result = await client.auth.handleRedirect({ url });
-    assert.equal(result?.user.email, 'kim@example.com');
-    assert.equal(result?.user.emailVerified, true);
+    assert.equal(result?.user?.email, 'kim@example.com');
+    assert.equal(result?.user?.emailVerified, true);
     assert.equal(result?.user.name, 'Kim');
     assert.equal((await client.auth.getUser()).email, 'kim@example.com');
   });

@@ -12,6 +12,7 @@ import { WebhooksPage, WebhookPage } from './pages/webhooks.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { LivePage } from './pages/live.tsx';
 import { RulesPage } from './pages/rules.tsx';
+import { SecurityPage } from './pages/security.tsx';
 
 const TABS = [
   ['documents', 'Documents'],
@@ -102,6 +103,7 @@ function Shell({ path, onSignOut }: { path: string; onSignOut: () => void }) {
         )}
         <span class="spacer" />
         <span class="muted operator">{session.operator()?.email}</span>
+        <Link href="/security">Two-step sign-in</Link>
         <button type="button" onClick={signOut}>
           Sign out
         </button>
@@ -120,6 +122,8 @@ function Shell({ path, onSignOut }: { path: string; onSignOut: () => void }) {
         {!dbMatch ? (
           path === '/' ? (
             <DatabasesPage />
+          ) : path === '/security' ? (
+            <SecurityPage />
           ) : (
             <NotFound />
           )

@@ -24,7 +24,13 @@ export type ErrorDetail = NonNullable<ErrorBody['error']['details']>[number];
 /** `POST /admin/sign-in` and `POST /admin/setup`: the operator token and who it belongs to. */
 export type OperatorSession = Answer<'/v1/admin/sign-in', 'post'>;
 /** An operator of this instance. */
-export type Operator = OperatorSession['operator'];
+export type Operator = NonNullable<OperatorSession['operator']>;
+/** `POST /admin/mfa/challenge`: the second step of an operator sign-in. */
+export type MfaChallenge = Answer<'/v1/admin/mfa/challenge', 'post'>;
+/** `GET /admin/mfa`: the operator's factors. */
+export type OperatorFactors = Answer<'/v1/admin/mfa', 'get'>;
+/** `POST /admin/mfa/totp`: a new factor's secret and otpauth URL. */
+export type Enrolment = Answer<'/v1/admin/mfa/totp', 'post', 201>;
 /** `GET /admin/setup`: whether the first operator is still to be created. */
 export type SetupState = Answer<'/v1/admin/setup', 'get'>;
 /** `GET /admin/me`: the operator and the instance's public URL. */

@@ -113,7 +113,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.onChange?.(events);
   };
   const auth = createAuth({ store, config, limiter, clock, jobs, log: app.log, invalidation });
-  // Cursors are signed with a key derived from DATABASE_URL: the one setting every instance shares.
   const documents = createDocuments({
     store,
     limits: config.limits,
@@ -121,7 +120,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     onChange,
     inTransaction: [webhooks.enqueue],
-    cursorSecret: config.databaseUrl,
     jobs,
     cachedRuleReads: {
       invalidation,

@@ -104,6 +104,8 @@ export interface Limits {
   realtimeSocketsPerToken: number;
   /** Operations of one POST /batch (API.md §1.2; 413 past it). */
   batchOperations: number;
+  /** A list page stops growing once its documents' JSON passes this many bytes (LIMIT_PAGE_BYTES, API.md §1.1). */
+  pageBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -221,6 +223,7 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
       autoIndexes: int(env, 'LIMIT_AUTO_INDEXES', 64, 0),
       realtimeSocketsPerToken: int(env, 'LIMIT_REALTIME_SOCKETS_PER_TOKEN', 100, 1),
       batchOperations: int(env, 'LIMIT_BATCH_OPERATIONS', 100, 1),
+      pageBytes: int(env, 'LIMIT_PAGE_BYTES', 16 * 1024 * 1024, 1),
     }),
   });
 }

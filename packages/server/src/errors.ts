@@ -21,10 +21,12 @@ export const ERROR_STATUS = {
   invalid_session: 401,
   invalid_credentials: 401,
   invalid_token: 401,
+  invalid_mfa_code: 401,
   read_only_key: 403,
   forbidden: 403,
   email_not_verified: 403,
   signup_disabled: 403,
+  reauthentication_required: 403,
   not_found: 404,
   conflict: 409,
   // Safe writes (API.md §1.2, third version).

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, session } from '../api.ts';
-import type { OperatorSession, SetupState } from '../types.ts';
+import type { MfaChallenge, OperatorSession, SetupState } from '../types.ts';
 import { navigate } from '../router.ts';
 import { ErrorText, Link, Loading, useAction } from '../ui.tsx';
 
@@ -33,12 +33,17 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn
   const needsSetup = useNeedsSetup(false);
   const first = useFirstField(needsSetup === false);
 
+  const [mfaToken, setMfaToken] = useState<string>();
   const submit = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
       const r = await api<OperatorSession>('POST', '/admin/sign-in', { body: { email, password } });
-      session.set(r.token, r.operator);
-      onSignedIn();
+      // With a second factor the password alone gives no session: the code comes next (API.md §2.2).
+      if (r.token === null && r.mfa) setMfaToken(r.mfa.token);
+      else if (r.token && r.operator) {
+        session.set(r.token, r.operator);
+        onSignedIn();
+      }
     });
   };
 
@@ -48,6 +53,7 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn
         <Loading />
       </div>
     );
+  if (mfaToken) return <SecondStep mfaToken={mfaToken} onSignedIn={onSignedIn} onRestart={() => setMfaToken(undefined)} />;
   if (needsSetup) {
     return (
       <div class="auth-page">
@@ -94,6 +100,51 @@ export function SignInPage({ notice, onSignedIn }: { notice?: string; onSignedIn
   );
 }
 
+/** The second step of an operator's sign-in: a code from the authenticator app, or a recovery code. */
+function SecondStep({ mfaToken, onSignedIn, onRestart }: { mfaToken: string; onSignedIn: () => void; onRestart: () => void }) {
+  const [code, setCode] = useState('');
+  const act = useAction();
+  const first = useFirstField(true);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void act.run(async () => {
+      const typed = code.trim();
+      const body = /^\d{6}$/.test(typed) ? { mfaToken, code: typed } : { mfaToken, recoveryCode: typed };
+      const r = await api<MfaChallenge>('POST', '/admin/mfa/challenge', { body });
+      session.set(r.token, r.operator);
+      onSignedIn();
+    });
+  };
+  return (
+    <div class="auth-page">
+      <form class="card" onSubmit={submit}>
+        <h1>Two-step sign-in</h1>
+        <p class="muted">Enter the 6-digit code your authenticator app shows for svc, or one of your recovery codes.</p>
+        <label>
+          Code
+          <input
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="text"
+            required
+            spellcheck={false}
+            value={code}
+            onInput={(e) => setCode(e.currentTarget.value)}
+            ref={first}
+          />
+        </label>
+        <ErrorText error={act.error} />
+        <button type="submit" class="primary" disabled={act.busy}>
+          {act.busy ? 'Checking…' : 'Verify'}
+        </button>
+        <button type="button" onClick={onRestart}>
+          Start again
+        </button>
+      </form>
+    </div>
+  );
+}
+
 /** First run: the setup token from the log, and the first operator's e-mail and password. */
 export function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
   const [setupToken, setToken] = useState('');
@@ -106,7 +157,7 @@ export function SetupPage({ onSignedIn }: { onSignedIn: () => void }) {
   const submit = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
-      const r = await api<OperatorSession>('POST', '/admin/setup', { body: { setupToken: setupToken.trim(), email, password } });
+      const r = await api<MfaChallenge>('POST', '/admin/setup', { body: { setupToken: setupToken.trim(), email, password } });
       session.set(r.token, r.operator);
       onSignedIn();
     });

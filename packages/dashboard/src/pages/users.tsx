@@ -19,6 +19,7 @@ export function UsersPage({ db }: { db: Database }) {
   const page = useLoad(() => api<UserPage>('GET', '/auth/users', { databaseId: db.id, query: { email: search, limit, offset } }), [db.id, search, offset]);
   const [viewing, setViewing] = useState<User>();
   const [deleting, setDeleting] = useState<User>();
+  const [resettingMfa, setResettingMfa] = useState<User>();
   const toast = useToast();
 
   return (
@@ -69,6 +70,7 @@ export function UsersPage({ db }: { db: Database }) {
                     <th>Name</th>
                     <th>Verified</th>
                     <th>Status</th>
+                    <th>MFA</th>
                     <th>Signed up</th>
                     <th>
                       <span class="visually-hidden">Actions</span>
@@ -82,6 +84,7 @@ export function UsersPage({ db }: { db: Database }) {
                       <td>{u.name ?? <span class="muted">—</span>}</td>
                       <td>{u.emailVerified ? 'yes' : 'no'}</td>
                       <td>{u.disabled ? <span class="badge failed">disabled</span> : 'active'}</td>
+                      <td data-testid="mfa">{u.mfa ? 'on' : 'off'}</td>
                       <td>
                         <When at={u.createdAt} />
                       </td>
@@ -89,6 +92,11 @@ export function UsersPage({ db }: { db: Database }) {
                         <button type="button" onClick={() => setViewing(u)} aria-label={`View ${u.email}`}>
                           View
                         </button>
+                        {u.mfa && (
+                          <button type="button" onClick={() => setResettingMfa(u)} aria-label={`Reset MFA of ${u.email}`}>
+                            Reset MFA
+                          </button>
+                        )}
                         <button type="button" class="danger" onClick={() => setDeleting(u)} aria-label={`Delete ${u.email}`}>
                           Delete
                         </button>
@@ -132,6 +140,24 @@ export function UsersPage({ db }: { db: Database }) {
           <p>
             Delete <strong>{deleting.email}</strong>? Their sessions end, their realtime connections close and their linked sign-in providers are removed. Their
             documents stay.
+          </p>
+        </Confirm>
+      )}
+      {resettingMfa && (
+        <Confirm
+          title="Reset two-step sign-in"
+          action="Reset MFA"
+          danger
+          onClose={() => setResettingMfa(undefined)}
+          onConfirm={async () => {
+            await api('DELETE', `/auth/users/${encodeURIComponent(resettingMfa.id)}/mfa`, { databaseId: db.id });
+            toast.toast(`Removed the second factors and passkeys of ${resettingMfa.email}.`);
+            page.reload();
+          }}
+        >
+          <p>
+            Remove every second factor, recovery code and passkey of <strong>{resettingMfa.email}</strong> and end their sessions? They then sign in with their
+            password alone. Do this only once you are sure the request comes from the account's owner.
           </p>
         </Confirm>
       )}

@@ -2,7 +2,7 @@ import { ApiError } from '../errors.ts';
 import { newId, nowIso } from '../ids/ids.ts';
 import { OPERATOR_TOKEN_PREFIX, hashSecret, randomBase62 } from '../keys/key-format.ts';
 import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
-import type { Store } from '../store/store.ts';
+import type { Queryable, Store } from '../store/store.ts';
 import { normalizeEmail } from '../auth/users.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 
@@ -53,6 +53,12 @@ export async function countOperators(store: Store): Promise<number> {
 
 /** Signs an operator in: 401 `invalid_credentials` for a wrong e-mail or password, in the same time. */
 export async function signInOperator(store: Store, email: string, password: string): Promise<{ token: string; operator: Operator }> {
+  const operator = await checkOperatorCredentials(store, email, password);
+  return { token: await startOperatorSession(store, operator.id), operator };
+}
+
+/** The operator of an e-mail and password, or 401 `invalid_credentials` (same time for a wrong e-mail or password). */
+export async function checkOperatorCredentials(store: Store, email: string, password: string): Promise<Operator> {
   const row = await store.get<{ id: string; email: string; password_hash: string; created_at: string }>(
     'SELECT id, email, password_hash, created_at FROM operators WHERE email = ?',
     [normalizeEmail(email)],
@@ -60,15 +66,20 @@ export async function signInOperator(store: Store, email: string, password: stri
   if (!(await verifyPassword(row?.password_hash, password)) || !row) {
     throw new ApiError('invalid_credentials', 'Wrong e-mail or password');
   }
+  return { id: row.id, email: row.email, createdAt: row.created_at };
+}
+
+/** A new operator session (a week); its token. */
+export async function startOperatorSession(q: Queryable, operatorId: string): Promise<string> {
   const token = OPERATOR_TOKEN_PREFIX + randomBase62(43);
   const now = Date.now();
-  await store.run('INSERT INTO operator_sessions (token_hash, operator_id, expires_at, created_at) VALUES (?, ?, ?, ?)', [
+  await q.run('INSERT INTO operator_sessions (token_hash, operator_id, expires_at, created_at) VALUES (?, ?, ?, ?)', [
     hashSecret(token),
-    row.id,
+    operatorId,
     new Date(now + OPERATOR_SESSION_MS).toISOString(),
     new Date(now).toISOString(),
   ]);
-  return { token, operator: { id: row.id, email: row.email, createdAt: row.created_at } };
+  return token;
 }
 
 /**

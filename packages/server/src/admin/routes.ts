@@ -6,7 +6,8 @@ import { ErrorResponse, errorResponses, NoContent } from '../http/error-schema.t
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import { limitFailedAttempts, operatorAccount } from '../auth/limits.ts';
 import { normalizeEmail } from '../auth/users.ts';
-import { createOperator, signInOperator, signOutOperator } from './operators.ts';
+import { createOperator, signOutOperator } from './operators.ts';
+import type { OperatorMfa } from './operator-mfa.ts';
 import { createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from '../databases/databases.ts';
 import { createKey, listKeys, revokeKey } from '../keys/keys.ts';
 import {
@@ -28,7 +29,7 @@ import {
  * §6 management API: operators, databases, keys. Every route but sign-in needs an operator token;
  * sign-in is under the per-account limit of §2.1 (10 failures per operator and client IP per 15 minutes).
  */
-export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUrl: string; limiter: Limiter }): void {
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUrl: string; limiter: Limiter; mfa: OperatorMfa }): void {
   // Request types come from the route schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = deps;
@@ -44,9 +45,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
     },
     async (request) => {
       const { email, password } = request.body;
-      return limitFailedAttempts(deps.limiter, { account: operatorAccount(normalizeEmail(email)), ip: request.ip }, () =>
-        signInOperator(store, email, password),
-      );
+      return limitFailedAttempts(deps.limiter, { account: operatorAccount(normalizeEmail(email)), ip: request.ip }, () => deps.mfa.signIn(email, password));
     },
   );
 
@@ -86,7 +85,10 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
         response: { 201: Type.Object({ operator: OperatorSchema }), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password) }),
+    async (request, reply) => {
+      await deps.mfa.requireCode(request.operator!, request.body.code); // API.md §2.2: with a factor, the caller's code
+      return reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password) });
+    },
   );
 
   api.post(

@@ -1,9 +1,14 @@
 import { Type } from '@sinclair/typebox';
+import { MfaStepSchema } from '../auth/mfa/schemas.ts';
 
 /** Schemas of the §6 management routes. */
 export const SignInBody = Type.Object({ email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 256 }) });
 export const OperatorSchema = Type.Object({ id: Type.String(), email: Type.String(), createdAt: Type.String() });
-export const SignInResponse = Type.Object({ token: Type.String(), operator: OperatorSchema });
+export const SignInResponse = Type.Object({
+  token: Type.Union([Type.Null(), Type.String()], { description: 'null while a second step is due (API.md §2.2): then see mfa' }),
+  operator: Type.Optional(OperatorSchema),
+  mfa: Type.Optional(MfaStepSchema),
+});
 
 const OAuthClient = Type.Object({ clientId: Type.Union([Type.String(), Type.Null()]), clientSecretSet: Type.Boolean() });
 const OidcClient = Type.Object({
@@ -51,6 +56,13 @@ export const SettingsSchema = Type.Object({
   auth: Type.Object({
     allowSignUp: Type.Boolean({ description: 'false: no path (sign-up, magic link, OAuth) creates an account' }),
     requireEmailVerification: Type.Boolean({ description: 'true: sign-up mails a verification link and starts no session; unverified password sign-in → 403' }),
+    mfaIssuer: Type.Optional(Type.String({ description: "The issuer authenticator apps show for TOTP factors (default: the database's name)" })),
+    passkeys: Type.Optional(
+      Type.Object(
+        { rpId: Type.Optional(Type.String()), rpName: Type.Optional(Type.String()), origins: Type.Optional(Type.Array(Type.String())) },
+        { description: 'The WebAuthn relying party of passkeys (default: rpId the host of siteUrl, origins its origin)' },
+      ),
+    ),
   }),
   search: Type.Optional(
     Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Full-text search: collection → the field paths search= looks in' }),
@@ -106,4 +118,8 @@ export const PatchDatabaseBody = Type.Object(
 export const CreateKeyBody = Type.Object({ kind: KeyKindSchema, name: Type.Optional(Type.String({ maxLength: 100 })) });
 export const IdParams = Type.Object({ id: Type.String() });
 export const KeyParams = Type.Object({ id: Type.String(), keyId: Type.String() });
-export const CreateOperatorBody = Type.Object({ email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 256 }) });
+export const CreateOperatorBody = Type.Object({
+  email: Type.String({ maxLength: 320 }),
+  password: Type.String({ maxLength: 256 }),
+  code: Type.Optional(Type.String({ maxLength: 64, description: "The caller's current TOTP or recovery code, when the caller has a second factor" })),
+});

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Feature } from '../feature.ts';
+import { principalOf } from '../http/auth.ts';
+import { sessionTokenOf } from './mfa/mfa.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Jobs } from '../infra/jobs.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
@@ -19,6 +21,7 @@ import { Sessions, type SessionEntry } from './sessions.ts';
 import { UserAdmin } from './user-admin.ts';
 import { userAdminRoutes } from './user-admin-routes.ts';
 import { DAY } from './tokens.ts';
+import { createSecondFactors } from './mfa/mfa.ts';
 
 /** What the auth feature needs from the app. */
 export interface AuthDeps {
@@ -41,17 +44,22 @@ export function createAuth(deps: AuthDeps): Feature & { sessions: Sessions } {
   const { store, config, limiter, clock, jobs, log } = deps;
   const cache = deps.invalidation && new InvalidatedCache<SessionEntry>(deps.invalidation, { max: config.credentialCacheSize });
   const sessions = new Sessions(store, clock, config.sessionTtlDays * DAY, cache);
-  const mailer = new DatabaseMailers(createMailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, log }), config.emailFrom);
+  const serverMailer = createMailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, log });
+  const mailer = new DatabaseMailers(serverMailer, config.emailFrom);
   const background = new Background(log);
-  const links = new EmailLinks({ store, clock, mailer, sessions, background });
-  const auth = new AuthService({ store, clock, sessions, links });
+  // Second factors (API.md §2.2): `gate` is where every sign-in turns into a session or an mfaToken.
+  const mfa = createSecondFactors({ store, clock, limiter, sessions, mailer: serverMailer, background });
+  const { gate } = mfa;
+  const links = new EmailLinks({ store, clock, mailer, sessions, background, gate });
+  const auth = new AuthService({ store, clock, sessions, links, gate });
   const users = new UserAdmin({ store, clock });
-  const oauth = new OAuthFlow({ store, clock, sessions, endpoints: config.oauth, publicUrl: config.publicUrl, log });
+  const oauth = new OAuthFlow({ store, clock, sessions, gate, endpoints: config.oauth, publicUrl: config.publicUrl, log });
   return {
     sessions,
     routes(app) {
       authRoutes(app, { auth, links, oauth, limiter });
       userAdminRoutes(app, { users, maxPageSize: config.limits.pageSize });
+      mfa.routes(app, (request) => auth.current(principalOf(request).databaseId, sessionTokenOf(request)));
     },
     start() {
       jobs.every('auth: purge expired sessions and tokens', PURGE_EVERY_MS, () => purgeExpired(store, clock));

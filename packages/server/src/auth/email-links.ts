@@ -10,8 +10,9 @@ import type { Background } from './background.ts';
 import { proveEmail } from './email-proof.ts';
 import { consumeLinkToken, issueLinkToken, linkTokenIsLive } from './links.ts';
 import { checkRedirectUrl, withQuery } from './redirects.ts';
-import type { Session, Sessions } from './sessions.ts';
+import type { Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
+import type { SignInGate, SignInResult } from './mfa/gate.ts';
 import { checkPassword, findOrCreateUser, isDisabled, toUser, userByEmail, type User } from './users.ts';
 
 /** Where the links of one request point, the database's name, and its e-mail settings (docs/email.md). */
@@ -36,7 +37,7 @@ export const signUpAllowed = async (store: Store, databaseId: string): Promise<b
  * server fails nothing but the log.
  */
 export class EmailLinks {
-  constructor(private readonly d: { store: Store; clock: Clock; mailer: DatabaseMailers; sessions: Sessions; background: Background }) {}
+  constructor(private readonly d: { store: Store; clock: Clock; mailer: DatabaseMailers; sessions: Sessions; background: Background; gate: SignInGate }) {}
 
   /** The allowed `redirectUrl`, or the database's `siteUrl` when none is given; else 400. */
   async target(databaseId: string, redirectUrl: string | undefined): Promise<LinkTarget> {
@@ -93,9 +94,10 @@ export class EmailLinks {
   /**
    * Signs in with a magic-link token (used up), creating a verified, password-less account if
    * needed. On an account whose e-mail was unverified this is the first proof of it (`proveEmail`).
+   * A second step may be due (mfa/gate.ts).
    */
-  async verifyMagicLink(databaseId: string, email: string, token: string): Promise<{ user: User; session: Session }> {
-    const { store, clock, sessions } = this.d;
+  async verifyMagicLink(databaseId: string, email: string, token: string): Promise<SignInResult> {
+    const { store, clock, sessions, gate } = this.d;
     const mayCreate = await signUpAllowed(store, databaseId);
     return store.transaction(async (tx) => {
       if (!(await consumeLinkToken(tx, clock, databaseId, 'magic', email, token))) throw badToken();
@@ -106,7 +108,7 @@ export class EmailLinks {
       // A disabled account signs in no way (401), and the link stays unused: nothing changes.
       if (isDisabled(found.user)) throw new ApiError('invalid_credentials', 'This account is disabled');
       const user = found.created ? found.user : await proveEmail(tx, sessions, found.user, now);
-      return { user: toUser(user), session: await sessions.create(tx, databaseId, user.id) };
+      return gate.signIn(tx, databaseId, user);
     });
   }
 

@@ -1,6 +1,7 @@
 import type { Queryable } from '../store/store.ts';
 import type { Sessions } from './sessions.ts';
 import type { UserRow } from './users.ts';
+import { removeEveryWayIn } from './mfa/service.ts';
 
 /**
  * API.md §2: a sign-in that proves ownership of the e-mail through another channel than the
@@ -24,5 +25,7 @@ export async function proveEmail(tx: Queryable, sessions: Sessions, user: UserRo
   if (proved === 0) return { ...user, email_verified: 1, password_hash: null }; // a concurrent proof did it all
   await sessions.endAll(tx, user.id);
   await tx.run('DELETE FROM user_identities WHERE user_id = ?', [user.id]);
+  // API.md §2.2: and every second factor, recovery code and passkey, so no second step is asked.
+  await removeEveryWayIn(tx, user.id);
   return { ...user, email_verified: 1, password_hash: null, updated_at: now };
 }

@@ -26,7 +26,7 @@ export async function withinMailLimit(limiter: Limiter, route: MailLimited, data
 const FAILED_ATTEMPTS = { limit: 10, windowSeconds: 15 * 60 } as const;
 
 /** The answers that are a failed guess; any other outcome (success, a weak new password, 503) is not. */
-const FAILED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['invalid_credentials', 'invalid_current_password']);
+const FAILED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['invalid_credentials', 'invalid_current_password', 'invalid_mfa_code']);
 
 /** Who is guessing at what: an account (known or not) and the client IP the guesses come from. */
 export interface Attempt {

@@ -32,6 +32,7 @@ import {
   VerifyMagicLinkBody,
 } from './schemas.ts';
 import type { AuthService } from './service.ts';
+import { SignInOrMfaResponse } from './mfa/schemas.ts';
 import { normalizeEmail, toUser, validEmail } from './users.ts';
 
 /** The services the routes call (built once by `createAuth`). */
@@ -117,7 +118,12 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     '/v1/auth/sign-in',
     {
       config: key,
-      schema: { tags, summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SignedInResponse, ...errors } },
+      schema: {
+        tags,
+        summary: 'Sign in with e-mail and password (with a second factor: mfa.token for POST /auth/mfa/challenge, and no session yet)',
+        body: SignInBody,
+        response: { 200: SignInOrMfaResponse, ...errors },
+      },
     },
     async (request) => {
       const databaseId = databaseOf(request);
@@ -276,7 +282,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
         tags,
         summary: 'Sign in with the token of a magic link (creates the account if needed)',
         body: VerifyMagicLinkBody,
-        response: { 200: SignedInResponse, ...errors },
+        response: { 200: SignInOrMfaResponse, ...errors },
       },
     },
     async (request) => links.verifyMagicLink(databaseOf(request), normalizeEmail(request.body.email), request.body.token),

@@ -7,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import { signUpDisabled, type EmailLinks, type LinkTarget } from './email-links.ts';
 import type { Current, Session, Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
+import type { SignInGate, SignInResult } from './mfa/gate.ts';
 import { removeUser } from './user-admin.ts';
 import { checkAvatar, checkPassword, insertUser, isDisabled, toUser, userByEmail, validEmail, type User } from './users.ts';
 
@@ -39,7 +40,7 @@ export interface ProfilePatch {
  * key: accounts of two databases never meet.
  */
 export class AuthService {
-  constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions; links: EmailLinks }) {}
+  constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions; links: EmailLinks; gate: SignInGate }) {}
 
   /**
    * 201: a new account with a password, signed in. 403 `signup_disabled` first when the database
@@ -69,10 +70,11 @@ export class AuthService {
   /**
    * 200 with a new session, or 401 `invalid_credentials`. An unknown e-mail and an account without
    * a password are checked against a dummy hash, so every failure takes one argon2 verification.
-   * A disabled account answers the same, right password or not.
+   * A disabled account answers the same, right password or not. With a verified second factor the
+   * answer is an mfaToken instead of a session (mfa/gate.ts).
    */
-  async signIn(databaseId: string, email: string, password: string): Promise<SignedIn> {
-    const { store, sessions } = this.d;
+  async signIn(databaseId: string, email: string, password: string): Promise<SignInResult> {
+    const { store, gate } = this.d;
     const row = await userByEmail(store, databaseId, email);
     const ok = await verifyPassword(row?.password_hash ?? undefined, password);
     if (!ok || !row || isDisabled(row)) throw new ApiError('invalid_credentials', 'Wrong e-mail or password');
@@ -80,7 +82,7 @@ export class AuthService {
     if (!Number(row.email_verified) && authSettings(await getSettings(store, databaseId)).requireEmailVerification) {
       throw new ApiError('email_not_verified', 'Verify your e-mail address first: open the link mailed to you (POST /auth/verify-email sends a new one)');
     }
-    return { user: toUser(row), session: await sessions.create(store, databaseId, row.id) };
+    return gate.signIn(store, databaseId, row);
   }
 
   /** The signed-in user, or 401 `invalid_session`. */

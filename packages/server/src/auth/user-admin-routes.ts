@@ -21,7 +21,9 @@ const listQuery = (maxPageSize: number) =>
     { additionalProperties: false },
   );
 
-const UserList = Type.Object({ users: Type.Array(UserSchema), total: Type.Integer({ description: 'Users matching `email`, all pages' }) });
+/** A user with `mfa` (API.md §2.2): whether sign-in asks a second step. */
+const AdminUserSchema = Type.Composite([UserSchema, Type.Object({ mfa: Type.Boolean({ description: 'Whether the user has a verified second factor' }) })]);
+const UserList = Type.Object({ users: Type.Array(AdminUserSchema), total: Type.Integer({ description: 'Users matching `email`, all pages' }) });
 
 const PatchUserBody = Type.Object(
   {
@@ -72,7 +74,7 @@ export function userAdminRoutes(app: FastifyInstance, deps: { users: UserAdmin; 
     '/v1/auth/users/:id',
     {
       config: secret,
-      schema: { tags, summary: 'One user (secret key)', params: UserIdParams, response: { 200: UserResponse, ...errors } },
+      schema: { tags, summary: 'One user, with mfa (secret key)', params: UserIdParams, response: { 200: Type.Object({ user: AdminUserSchema }), ...errors } },
     },
     async (request) => ({ user: await users.get(databaseId(request), request.params.id) }),
   );

@@ -14,9 +14,16 @@ export const APP_METADATA_MAX_BYTES = 16 * 1024;
 
 /** One page of a database's users (API.md §2.1), oldest first. */
 export interface UserList {
-  users: User[];
+  users: AdminUser[];
   total: number;
 }
+
+/** A user as the app's backend sees it: with `mfa`, whether sign-in asks a second step (API.md §2.2). */
+export type AdminUser = User & { mfa: boolean };
+
+/** Selects `mfa` beside a users row: whether the user has a verified second factor. */
+const MFA_FLAG = '(SELECT count(*) FROM mfa_factors f WHERE f.user_id = users.id AND f.verified = 1) AS mfa';
+const withMfa = (r: UserRow & { mfa: number | string }): AdminUser => ({ ...toUser(r), mfa: Number(r.mfa) > 0 });
 
 /** What `PATCH /auth/users/:id` may change; `appMetadata` replaces the stored object whole. */
 export interface UserPatch {
@@ -38,7 +45,7 @@ const missing = (userId: string) => notFound(`User '${userId}' not found`);
  * 4401 on every instance, as it does after a sign-out; on PostgreSQL the deletes also reach every
  * instance's session cache (store/migrations/0007).
  */
-async function endEverySession(tx: Queryable, userId: string): Promise<void> {
+export async function endEverySession(tx: Queryable, userId: string): Promise<void> {
   await tx.run('DELETE FROM realtime_tokens WHERE user_session IN (SELECT token_hash FROM user_sessions WHERE user_id = ?)', [userId]);
   await tx.run('DELETE FROM user_sessions WHERE user_id = ?', [userId]);
 }
@@ -61,19 +68,21 @@ export class UserAdmin {
       params.push(`${likeLiteral(prefix)}%`);
     }
     const count = await store.get<{ n: number | string }>(`SELECT count(*) AS n FROM users WHERE ${where}`, params);
-    const rows = await store.all<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`, [
-      ...params,
-      opts.limit,
-      opts.offset,
-    ]);
-    return { users: rows.map(toUser), total: Number(count?.n ?? 0) };
+    const rows = await store.all<UserRow & { mfa: number }>(
+      `SELECT ${USER_COLUMNS}, ${MFA_FLAG} FROM users WHERE ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`,
+      [...params, opts.limit, opts.offset],
+    );
+    return { users: rows.map(withMfa), total: Number(count?.n ?? 0) };
   }
 
   /** One user; 404 `not_found` when the database has none with this id. */
-  async get(databaseId: string, userId: string): Promise<User> {
-    const row = await this.d.store.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE database_id = ? AND id = ?`, [databaseId, userId]);
+  async get(databaseId: string, userId: string): Promise<AdminUser> {
+    const row = await this.d.store.get<UserRow & { mfa: number }>(`SELECT ${USER_COLUMNS}, ${MFA_FLAG} FROM users WHERE database_id = ? AND id = ?`, [
+      databaseId,
+      userId,
+    ]);
     if (!row) throw missing(userId);
-    return toUser(row);
+    return withMfa(row);
   }
 
   /**

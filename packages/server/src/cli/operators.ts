@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createOperator, deleteOperator, listOperators, resetOperatorPassword } from '../admin/operators.ts';
+import { resetOperatorMfa } from '../admin/operator-mfa.ts';
 import { normalizeEmail } from '../auth/users.ts';
 import { loadConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
@@ -13,7 +14,7 @@ const findOperator = async (store: Store, email: string) => (await listOperators
 
 const PASSWORD_HELP = 'the password; without it, asked for twice without echo (or read as one line from standard input when it is not a terminal)';
 
-/** `svc operator create|list|delete|reset-password`: the people who sign in to the dashboard. */
+/** `svc operator create|list|delete|reset-password|reset-mfa`: the people who sign in to the dashboard. */
 export function registerOperatorCommands(program: Command): void {
   const operator = program.command('operator').description('operators: the people who sign in to the dashboard');
 
@@ -90,5 +91,17 @@ export function registerOperatorCommands(program: Command): void {
         print({ operator: op }, () => `Set a new password for ${op.email}; their sessions have ended.`);
       }),
     'svc operator reset-password --email ada@example.com',
+  );
+
+  example(
+    operator
+      .command('reset-mfa')
+      .description("remove an operator's second factors and recovery codes (they sign in with their password alone, then may enrol again)")
+      .requiredOption('--email <email>')
+      .action(async (o: { email: string }) => {
+        const { operator: op, removed } = await withStore((store) => resetOperatorMfa(store, o.email));
+        print({ operator: op, removedFactors: removed }, () => `Removed ${removed} second factor(s) of ${op.email}; they sign in with their password alone.`);
+      }),
+    'svc operator reset-mfa --email ada@example.com',
   );
 }

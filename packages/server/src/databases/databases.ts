@@ -5,6 +5,7 @@ import type { Store } from '../store/store.ts';
 import { EMPTY_SETTINGS, patchSettings, publicSettings, type Settings } from './settings.ts';
 import { changedSearchCollections } from '../documents/search.ts';
 import { scheduleSearchBuilds, wakeSearchBuilders } from '../documents/search-builds.ts';
+import { rulesSaved } from '../documents/rule-indexes.ts';
 
 interface DatabaseRow {
   id: string;
@@ -79,6 +80,11 @@ export async function updateDatabase(store: Store, id: string, patch: { name?: u
     const updated = { ...row, name, settings, updated_at: nowIso() };
     await tx.run(`UPDATE databases SET name = ?, settings = ${store.dialect.jsonParam}, updated_at = ? WHERE id = ?`, [name, settings, updated.updated_at, id]);
     // Collections whose search fields changed are (re)indexed in the background (documents/search-builds.ts).
+    // The fields new rules filter on ask for their indexes (documents/rule-indexes.ts).
+    if (next.rules !== undefined && next.rules !== before.rules) {
+      const rules = next.rules;
+      tx.afterCommit(() => rulesSaved(store, id, rules));
+    }
     const rebuilt = changedSearchCollections(before.search, next.search);
     if (rebuilt.length) {
       await scheduleSearchBuilds(tx, id, rebuilt);

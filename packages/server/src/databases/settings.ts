@@ -28,6 +28,17 @@ export interface Settings {
 export interface AuthSettings {
   allowSignUp: boolean;
   requireEmailVerification: boolean;
+  /** API.md §2.2: the issuer authenticator apps show for TOTP factors; default: the database's name. */
+  mfaIssuer?: string;
+  /** API.md §2.2: the WebAuthn relying party; default: rpId the host of siteUrl, origins its origin. */
+  passkeys?: PasskeySettings;
+}
+
+/** The relying party of a database's passkeys (API.md §2.2); each part may be left to its default. */
+export interface PasskeySettings {
+  rpId?: string;
+  rpName?: string;
+  origins?: string[];
 }
 
 const DEFAULT_AUTH: AuthSettings = { allowSignUp: true, requireEmailVerification: false };
@@ -111,7 +122,8 @@ function validate(v: JsonObject): Settings {
   if (!isObject(auth)) details.push({ path: '/settings/auth', message: 'must be {allowSignUp, requireEmailVerification}' });
   else {
     for (const [k, val] of Object.entries(auth)) {
-      if (!Object.hasOwn(DEFAULT_AUTH, k)) details.push({ path: `/settings/auth/${k}`, message: 'is not a setting' });
+      if (k === 'mfaIssuer' || k === 'passkeys') checkSecondFactorSettings(k, val, details);
+      else if (!Object.hasOwn(DEFAULT_AUTH, k)) details.push({ path: `/settings/auth/${k}`, message: 'is not a setting' });
       else if (typeof val !== 'boolean') details.push({ path: `/settings/auth/${k}`, message: 'must be true or false' });
     }
   }
@@ -124,6 +136,29 @@ function validate(v: JsonObject): Settings {
     ...(search ? { search } : {}),
     ...(email ? { email } : {}),
   };
+}
+
+/** `auth.mfaIssuer` (a short string) and `auth.passkeys` ({rpId, rpName, origins}) of API.md §2.2. */
+function checkSecondFactorSettings(k: 'mfaIssuer' | 'passkeys', val: unknown, details: ErrorDetail[]): void {
+  const base = `/settings/auth/${k}`;
+  const shortString = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 200;
+  if (k === 'mfaIssuer') {
+    if (!shortString(val)) details.push({ path: base, message: 'must be a string of 1 to 200 characters' });
+    return;
+  }
+  if (!isObject(val)) {
+    details.push({ path: base, message: 'must be {rpId, rpName, origins}' });
+    return;
+  }
+  for (const [key, v] of Object.entries(val)) {
+    if (key === 'rpId' || key === 'rpName') {
+      if (!shortString(v)) details.push({ path: `${base}/${key}`, message: 'must be a string of 1 to 200 characters' });
+    } else if (key === 'origins') {
+      const origin = (o: unknown) => isHttpUrl(o) && new URL(o as string).origin === o;
+      if (!Array.isArray(v) || v.length > 20 || !v.every(origin))
+        details.push({ path: `${base}/origins`, message: 'must be a list of origins (scheme://host[:port])' });
+    } else details.push({ path: `${base}/${key}`, message: 'is not a setting' });
+  }
 }
 
 /**

@@ -11,9 +11,10 @@ import { isDocumentId } from './names.ts';
  *
  * Format: `base64url(JSON [version, binding, values, id, from]) "." base64url(HMAC-SHA-256)`. The binding is
  * a hash of the parameters the order depends on (database, collection, sortBy, sortOrder, filter,
- * search), so a cursor used with others is refused. The HMAC makes a cursor tamper-evident; its
- * key is derived from a secret every instance shares (documents.ts), so any instance takes any
- * instance's cursor. Even a forged cursor could do no harm: its values are bound parameters of a
+ * search) and of its caller (the key's kind and the user a public key acts for), so a cursor used
+ * with others, or by someone else, is refused (API.md §1.1, third version). The HMAC makes a
+ * cursor tamper-evident; its key is derived from a random secret kept in the store
+ * (cursor-key.ts), so any instance takes any instance's cursor. Even a forged cursor could do no harm: its values are bound parameters of a
  * keyset condition ANDed to the same filter and rule, i.e. no more than a filter the caller could
  * write, and each one is checked against the shape the sort expects.
  */
@@ -39,11 +40,24 @@ const MAC_BYTES = 16;
 const invalid = (message: string) => new ApiError('invalid_cursor', message);
 
 export class CursorCodec {
-  private readonly key: Buffer;
+  private key?: Buffer;
+  private loading?: Promise<void>;
 
-  /** `secret`: text every instance of a deployment shares; only a hash of it keys the HMAC. */
-  constructor(secret: string) {
-    this.key = createHash('sha256').update('svc list cursor key\u0000').update(secret).digest();
+  /** `secret`: where the secret every instance of a deployment shares comes from; only a hash of it keys the HMAC. */
+  constructor(private readonly secret: () => Promise<string>) {}
+
+  /** Resolves once the key is known (read once; a failed read is tried again by the next list). */
+  ready(): Promise<void> {
+    this.loading ??= this.secret().then(
+      (secret) => {
+        this.key = createHash('sha256').update('svc list cursor key\u0000').update(secret).digest();
+      },
+      (e) => {
+        this.loading = undefined;
+        throw e;
+      },
+    );
+    return this.loading;
   }
 
   /** The binding of a list's parameters: a short hash of everything its order depends on. */
@@ -80,7 +94,9 @@ export class CursorCodec {
     if (!Array.isArray(decoded) || decoded.length !== 5 || decoded[0] !== VERSION) throw invalid('The cursor is of another version');
     const [, bound, values, id, from] = decoded as [number, unknown, unknown, unknown, unknown];
     if (bound !== binding) {
-      throw invalid('The cursor belongs to other parameters: send the same sortBy, sortOrder, filter and search as the list that gave it');
+      throw invalid(
+        'The cursor belongs to other parameters or another caller: send the same sortBy, sortOrder, filter and search as the list that gave it, with the same key kind and user',
+      );
     }
     if (
       typeof id !== 'string' ||
@@ -98,6 +114,7 @@ export class CursorCodec {
   }
 
   private mac(body: string): Buffer {
+    if (!this.key) throw new Error('CursorCodec: ready() first');
     return createHmac('sha256', this.key).update(body).digest().subarray(0, MAC_BYTES);
   }
 }

@@ -7,10 +7,12 @@ import type { ChangeListener } from '../changes/events.ts';
 import { DocumentsService, type WriteHook } from './service.ts';
 import { AutoIndexer } from './indexes.ts';
 import { CursorCodec } from './cursor.ts';
+import { cursorSecret } from './cursor-key.ts';
 import { PageCache, type PageCacheOptions } from './page-cache.ts';
 import { DocumentRules, type CachedRuleReads } from './rule-access.ts';
 import { documentRoutes } from './routes.ts';
 import { SearchBuilder } from './search-builds.ts';
+import { hearRuleSaves } from './rule-indexes.ts';
 import type { Jobs } from '../infra/jobs.ts';
 import { IdempotencyKeys } from '../idempotency/keys.ts';
 
@@ -24,8 +26,6 @@ export interface DocumentsFeatureDeps {
   onChange: ChangeListener;
   /** Side effects that commit or roll back with each write (webhook deliveries). */
   inTransaction: WriteHook[];
-  /** A secret every instance of the deployment shares: it keys the HMAC of list cursors (cursor.ts). */
-  cursorSecret: string;
   /** Runs the poll of search index builds (search-builds.ts). */
   jobs: Jobs;
   /** Where rules and sessions may be read from memory (PostgreSQL; rule-access.ts). */
@@ -51,12 +51,13 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
     (e) => log.warn({ err: e }, 'automatic index failed'),
     () => clock.now(),
   );
-  const cursors = new CursorCodec(deps.cursorSecret);
+  const cursors = new CursorCodec(() => cursorSecret(store));
   const pages = new PageCache(store, deps.pageCache);
   const service = new DocumentsService({ store, limits, indexer, clock, onChange: deps.onChange, inTransaction: deps.inTransaction, cursors, pages });
   const rules = new DocumentRules({ store, clock, cached: deps.cachedRuleReads });
   const searchBuilder = new SearchBuilder(store, log);
   const idempotency = new IdempotencyKeys(store, clock);
+  let unhear: (() => void) | undefined;
   return {
     service,
     rules,
@@ -69,14 +70,21 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
         batchOperations: limits.batchOperations,
         crashAfterCommit: deps.crashAfterCommit,
       }),
-    start() {
+    async start() {
+      unhear = hearRuleSaves(store, indexer);
       deps.jobs.every('idempotency keys: prune', IDEMPOTENCY_PRUNE_MS, async () => {
         while ((await idempotency.prune()) >= 1000);
       });
       // Builds queued by another instance, or left unfinished by a stop, are picked up here.
       searchBuilder.start();
       deps.jobs.every('search index builds', SEARCH_BUILD_POLL_MS, () => searchBuilder.runOnce(), { firstAfterMs: 0 });
+      // The cursor key, made now if the store has none: a write, which should not wait for the
+      // first list (it could meet another process's lock there). If the store is away, the first list reads it.
+      await cursors.ready().catch((e: unknown) => log.warn({ err: e }, 'the list cursor key could not be read yet'));
     },
-    stop: () => searchBuilder.stop(),
+    stop: () => {
+      unhear?.();
+      return searchBuilder.stop();
+    },
   };
 }

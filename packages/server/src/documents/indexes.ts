@@ -56,9 +56,9 @@ const MAX_DEMAND_ENTRIES = 10_000;
  * the field's B-tree for scalar values. Never a GIN on the whole `data` column: it would cost every
  * write of every collection; this one costs only writes that hold the field.
  *
- * Indexes are built once and kept, one at a time (two concurrent `CREATE INDEX CONCURRENTLY` on
- * one table deadlock on PostgreSQL), and the table is analysed afterwards so the planner knows
- * the new index's statistics. A failed build leaves no index behind (PostgreSQL would keep an
+ * Indexes are built once and kept, one at a time in the whole store (`store.maintenance`: two
+ * concurrent `CREATE INDEX CONCURRENTLY`, or one and the ANALYZE after another, deadlock on
+ * PostgreSQL), and the table is analysed afterwards so the planner knows the new index's statistics. A failed build leaves no index behind (PostgreSQL would keep an
  * INVALID one) and is tried again on a later list. Budgets are counted in `document_indexes`
  * (which database caused each build), so they hold across restarts and instances.
  */
@@ -97,9 +97,10 @@ export class AutoIndexer {
   /**
    * Notes that a list of `collection` sorts or filters by `paths`, and starts the build of each
    * path that earned an index. Resolves when those builds have ended; never rejects (a failure
-   * goes to `onError`), so callers may leave it running.
+   * goes to `onError`), so callers may leave it running. `asked`: the fields are asked for outright
+   * (a database's rules were saved: rule-indexes.ts), not counted as one list's demand.
    */
-  async ensure(databaseId: string, collection: string, demand: IndexDemand): Promise<void> {
+  async ensure(databaseId: string, collection: string, demand: IndexDemand, opts: { asked?: boolean } = {}): Promise<void> {
     try {
       await this.load();
     } catch (e) {
@@ -121,13 +122,15 @@ export class AutoIndexer {
       if (paths.every((path) => this.known.has(path))) continue;
       // Demand is counted per field, whatever index shape each list needs: the third list that
       // names a field earns it the shape that list needs (and later lists theirs at once).
-      if (!this.earned(`${databaseId}\u0000${collection}\u0000${segments.join('.')}`)) continue;
+      if (!opts.asked && !this.earned(`${databaseId}\u0000${collection}\u0000${segments.join('.')}`)) continue;
       for (const [i, kind] of kinds.entries()) {
         const path = paths[i];
         if (this.known.has(path) || this.refused(`${databaseId}\u0000${collection}\u0000${path}`)) continue;
         let job = this.building.get(path);
         if (!job) {
-          job = this.chain.then(() => this.consider(databaseId, collection, path, segments, kind)).finally(() => this.building.delete(path));
+          job = this.chain
+            .then(() => this.consider(databaseId, collection, path, segments, kind, opts.asked === true))
+            .finally(() => this.building.delete(path));
           this.chain = job;
           this.building.set(path, job);
         }
@@ -166,8 +169,12 @@ export class AutoIndexer {
     this.refusals.set(key, this.now() + this.budget.windowMs);
   }
 
-  /** Checks the budgets and that documents hold the field (cheap, in the queue of builds), then builds. */
-  private async consider(databaseId: string, collection: string, path: string, segments: string[], kind: Kind): Promise<void> {
+  /**
+   * Checks the budgets and that documents hold the field (cheap, in the queue of builds), then
+   * builds. A refusal of lists' demand is remembered for a window; one of an outright ask (rules
+   * saved before their collection holds documents) is not, so the lists that follow still ask.
+   */
+  private async consider(databaseId: string, collection: string, path: string, segments: string[], kind: Kind, asked: boolean): Promise<void> {
     if (this.known.has(path)) return;
     const key = `${databaseId}\u0000${collection}\u0000${path}`;
     try {
@@ -184,7 +191,7 @@ export class AutoIndexer {
       const holds = kind === 'array' ? json.isArray(json.term(segments)) : `NOT ${json.isNullish(segments)}`;
       const held = await store.get(`SELECT 1 AS held FROM documents WHERE database_id = ? AND collection = ? AND ${holds} LIMIT 1`, [databaseId, collection]);
       if (spent >= this.budget.perDatabase || inStore >= this.budget.perStore || !held) {
-        this.refuse(key);
+        if (!asked) this.refuse(key);
         return;
       }
     } catch (e) {
@@ -204,21 +211,26 @@ export class AutoIndexer {
     try {
       // Building an index on a large table outlasts a request's statement time-out.
       await this.store.maintenance(async (q) => {
-        await q.run(statement);
-        // Statistics first: an index is recorded once the planner knows it, so a list that follows
-        // the record is planned with it.
-        await q.run('ANALYZE documents');
-        await q.run('INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING', [
-          path,
-          name,
-          new Date(this.now()).toISOString(),
-          databaseId,
-        ]);
-        this.known.add(path);
+        try {
+          await q.run(statement);
+          // Statistics first: an index is recorded once the planner knows it, so a list that follows
+          // the record is planned with it.
+          await q.run('ANALYZE documents');
+          await q.run('INSERT INTO document_indexes (path, name, created_at, database_id) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO NOTHING', [
+            path,
+            name,
+            new Date(this.now()).toISOString(),
+            databaseId,
+          ]);
+          this.known.add(path);
+        } catch (e) {
+          // Under the maintenance lock, so no other instance is building this index right now.
+          await q.run(dialect.dropDocumentIndex(name)).catch(() => undefined);
+          throw e;
+        }
       });
     } catch (e) {
       this.onError(e);
-      await this.store.run(`DROP INDEX IF EXISTS ${name}`).catch(() => undefined);
     }
   }
 }

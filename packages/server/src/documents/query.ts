@@ -97,6 +97,17 @@ export function prefixUpperBound(p: string): string | undefined {
 }
 
 /**
+ * What one filter may cost, in units of one comparison written into its SQL or one array its SQL
+ * may open: the filter cost budget. A filter's SQL grows with its cost and nothing else (one test
+ * per operator, whatever the number of values a list holds), so this bounds the SQL text (a few
+ * hundred bytes a unit), its parameters and the work per document. Everyday filters cost tens of
+ * units (a 16-segment path with a list of 900 values: 18); the other limits alone allow about
+ * 1,800 (100 clauses on 16-segment paths: 350 KB of SQL). Past it: 400 `invalid_filter`, which
+ * names it.
+ */
+export const FILTER_COST_BUDGET = 1000;
+
+/**
  * Compiles a MongoDB-style filter (§1, §1.1). Throws 400 `invalid_filter` on anything unexpected.
  *
  * Arrays: a condition holds when the value at the path satisfies it, or (§1.1) an element of the
@@ -104,6 +115,12 @@ export function prefixUpperBound(p: string): string | undefined {
  * value at the rest of the path of one of its elements does (one array level in all: such a
  * value is not opened again). `$ne`/`$nin` are the negations. Where only a missing value matches
  * (`null`), a path that crosses an array is decided by the elements, not by being missing.
+ *
+ * Size: an operator's test is written at most twice (on the value at the path, which the field's
+ * index serves, and once on every value reached through an array, `JsonSql.crossing`), and a list
+ * operand (`$in`, `$nin`, `$all`) is one JSON parameter per type of value. So a filter's SQL is
+ * bounded by its cost (FILTER_COST_BUDGET), not by the product of its lists and its paths' depth:
+ * writing one test per value per path prefix made a 2 KB filter 8 MB of SQL.
  */
 export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
   let filter: unknown;
@@ -116,7 +133,16 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
   const paths: string[][] = [];
   let clauses = 0;
   let aliases = 0;
+  let cost = 0;
 
+  const spend = (units: number) => {
+    cost += units;
+    if (cost > FILTER_COST_BUDGET) {
+      throw invalidFilter(
+        `the filter is too costly: past the filter cost budget of ${FILTER_COST_BUDGET} (one unit per comparison, one per array a path may open)`,
+      );
+    }
+  };
   const scalar = (v: unknown, op: string): Scalar => {
     if (typeof v === 'string' && !isStorableString(v)) throw invalidFilter(`${op} takes strings without NUL characters or unpaired surrogates`);
     if (v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return v;
@@ -135,65 +161,93 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
     return v;
   };
 
-  /** A test of one value (no array opened), pushing its parameters when called. */
+  /** A test of one value (no array opened), pushing its parameters when called; each written test costs a unit. */
   type Test = (t: JsonTerm) => string;
-  const eqTest =
-    (v: Scalar): Test =>
+  const costs =
+    (test: Test): Test =>
     (t) => {
+      spend(1);
+      return test(t);
+    };
+  const eqTest = (v: Scalar): Test =>
+    costs((t) => {
       if (v === null) return json.isNullishTerm(t);
       params.push(json.param(v));
       return json.compareTerm(t, '=', typeof v as ScalarType);
-    };
-  const rangeTest =
-    (op: CompareOp, v: Exclude<Scalar, null>): Test =>
-    (t) => {
+    });
+  const rangeTest = (op: CompareOp, v: Exclude<Scalar, null>): Test =>
+    costs((t) => {
       params.push(json.param(v));
       return json.compareTerm(t, op, typeof v as ScalarType);
-    };
-  const prefixTest =
-    (p: string): Test =>
-    (t) => {
+    });
+  const prefixTest = (p: string): Test =>
+    costs((t) => {
       const upper = prefixUpperBound(p);
       params.push(p);
       if (upper !== undefined) params.push(upper);
       return json.stringRange(t, upper !== undefined);
-    };
-  const icontainsTest =
-    (s: string): Test =>
-    (t) => {
+    });
+  const icontainsTest = (s: string): Test =>
+    costs((t) => {
       params.push(s);
       return json.icontains(t);
-    };
+    });
+  /** Equal to one of a list's values: a JSON array parameter per type of value, whatever their number. */
+  const inTest = (l: Listed): Test =>
+    costs((t) => {
+      const parts: string[] = [];
+      for (const type of SCALAR_TYPES) {
+        if (!l[type].length) continue;
+        params.push(JSON.stringify(l[type]));
+        parts.push(json.inList(t, type));
+      }
+      if (l.null) parts.push(json.isNullishTerm(t));
+      return or(parts);
+    });
   const or = (parts: string[]) => (parts.length === 0 ? '(1 = 0)' : parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`);
 
   /** Some element of the array at `t` (none when it holds no array) passes `test`. */
   const someElement = (t: JsonTerm, test: Test): string => {
+    spend(1);
     const el = json.elements(t, `e${++aliases}`);
     return `EXISTS (SELECT 1 FROM ${el.from} WHERE ${el.where} AND ${test(el.element)})`;
   };
 
   /**
-   * The values at `path` under `scope`: the value itself and, when `open`, the elements of an array
-   * it holds; or, where the path crosses an array, the values at the rest of the path of each of
-   * its elements. `missing`: whether `test` holds for a missing value (then a crossing path must
-   * not count as missing). `holds`: PostgreSQL's containment for an equality to a non-null scalar.
+   * The values at `path` under `scope` pass `test`: the value itself and, when `open`, the elements
+   * of an array it holds; or, where the path crosses an array, the values at the rest of the path
+   * of each of its elements. At most one of these arrays exists in a document (the first array
+   * along the path: past it the path is missing), so they are one set, `crossing`, and `test` is
+   * written twice whatever the path's depth. `missing`: whether `test` holds for a missing value
+   * (then a crossing path must not count as missing). `holds`: PostgreSQL's containment for an
+   * equality to non-null scalars (a JSON scalar, or with `list`, a JSON array of which one is held).
    */
-  const anyValue = (path: string[], scope: JsonTerm | undefined, test: Test, opts: { open: boolean; missing: boolean; holds?: Scalar }): string => {
+  const anyValue = (
+    path: string[],
+    scope: JsonTerm | undefined,
+    test: Test,
+    opts: { open: boolean; missing: boolean; holds?: { json: string; list: boolean } },
+  ): string => {
     const t = json.term(path, scope);
     const prefixes = path.slice(1).map((_, k) => json.term(path.slice(0, k + 1), scope));
     const direct = test(t);
     const parts = [opts.missing && prefixes.length ? `(${direct} AND NOT ${or(prefixes.map((p) => json.isArray(p)))})` : direct];
-    if (opts.open) {
-      if (json.arrayHolds && opts.holds !== undefined && opts.holds !== null) {
-        params.push(JSON.stringify(opts.holds));
-        parts.push(json.arrayHolds(t));
-      } else {
-        parts.push(`(${json.isArray(t)} AND ${someElement(t, test)})`);
-      }
+    const crossings = prefixes.map((array, k) => ({ array, rest: path.slice(k + 1) }));
+    if (opts.open && json.arrayHolds && opts.holds) {
+      params.push(opts.holds.json);
+      parts.push(json.arrayHolds(t, opts.holds.list));
+    } else if (opts.open) {
+      crossings.push({ array: t, rest: [] });
     }
-    prefixes.forEach((p, k) => {
-      parts.push(someElement(p, (e) => test(json.term(path.slice(k + 1), e))));
-    });
+    if (crossings.length) {
+      spend(crossings.length);
+      const c = json.crossing(crossings, `e${++aliases}`);
+      const exists = `EXISTS (SELECT 1 FROM ${c.from} WHERE ${c.where} AND ${test(c.element)})`;
+      // One array: guarded outside the subquery, as the field's index serves `isArray` (documents
+      // without it skip the subquery). Several: `crossing` guards them (a guard per prefix here
+      // would make the SQL grow with the square of the path's depth).
+      parts.push(crossings.length === 1 ? `(${json.isArray(crossings[0].array)} AND ${exists})` : exists);
+    }
     return or(parts);
   };
 
@@ -204,6 +258,7 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
       params.push(v);
       return `(${column} ${sqlOp} ?)`;
     };
+    spend(1);
     switch (op) {
       case '$eq':
         return cmp('=', operand(raw, op).v);
@@ -211,12 +266,20 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
         return `(NOT ${cmp('=', operand(raw, op).v)})`;
       case '$in':
       case '$nin': {
-        const any = or(list(raw, op).map((v) => cmp('=', operand(v, op).v)));
+        const strings = list(raw, op)
+          .map((v) => operand(v, op).v)
+          .filter((v) => typeof v === 'string');
+        let any = '(1 = 0)';
+        if (strings.length) {
+          params.push(JSON.stringify(strings));
+          any = `(${column} IN ${json.textList()})`;
+        }
         return op === '$in' ? any : `(NOT ${any})`;
       }
       case '$all': {
+        // Equal to every value: they must be one string.
         const items = list(raw, op).map((v) => scalar(v, op));
-        return items.length ? `(${items.map((v) => cmp('=', v)).join(' AND ')})` : '(1 = 0)';
+        return items.length && items.every((v) => v === items[0]) ? cmp('=', items[0]) : '(1 = 0)';
       }
       case '$exists':
         if (typeof raw !== 'boolean') throw invalidFilter('$exists takes true or false');
@@ -266,41 +329,59 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
 
   /** One operator on a JSON field, at `scope`; `itself`: on the value itself, no array opened (an element). */
   const condition = (path: string[], scope: JsonTerm | undefined, op: string, raw: unknown, depth: number, itself = false): string => {
-    const any = (test: Test, missing: boolean, holds?: Scalar, self = false) =>
+    const any = (test: Test, missing: boolean, holds?: { json: string; list: boolean }, self = false) =>
       itself || self ? test(json.term(path, scope)) : anyValue(path, scope, test, { open: true, missing, holds });
     const whole = (test: Test) => (itself ? test(json.term(path, scope)) : anyValue(path, scope, test, { open: false, missing: false }));
+    const holdsOne = (v: Scalar) => (v === null ? undefined : { json: JSON.stringify(v), list: false });
     switch (op) {
       case '$eq': {
         const o = operand(raw, op);
-        return any(eqTest(o.v), o.v === null, o.v, o.itself);
+        return any(eqTest(o.v), o.v === null, holdsOne(o.v), o.itself);
       }
       case '$ne': {
         const o = operand(raw, op);
-        return `(NOT ${any(eqTest(o.v), o.v === null, o.v, o.itself)})`;
+        return `(NOT ${any(eqTest(o.v), o.v === null, holdsOne(o.v), o.itself)})`;
       }
       case '$in':
       case '$nin': {
         const items = list(raw, op).map((v) => operand(v, op));
-        const tests = items.map((o) => any(eqTest(o.v), o.v === null, o.v, o.itself));
-        return op === '$in' ? or(tests) : `(NOT ${or(tests)})`;
+        const opened = listed(items.filter((o) => !o.itself).map((o) => o.v));
+        const own = listed(items.filter((o) => o.itself).map((o) => o.v));
+        const parts: string[] = [];
+        if (opened.size) {
+          const holds = opened.null ? undefined : { json: JSON.stringify([...opened.number, ...opened.string, ...opened.boolean]), list: true };
+          parts.push(any(inTest(opened), opened.null, holds));
+        }
+        if (own.size) parts.push(any(inTest(own), own.null, undefined, true));
+        return op === '$in' ? or(parts) : `(NOT ${or(parts)})`;
       }
       case '$all': {
         const items = list(raw, op).map((v) => scalar(v, op));
         if (!items.length) return '(1 = 0)';
-        return `(${items.map((v) => any(eqTest(v), v === null, v)).join(' AND ')})`;
+        // No value of the list that the field does not hold: one test, whatever their number.
+        const w = `w${++aliases}`;
+        params.push(JSON.stringify(items));
+        const from = json.listRows(w);
+        const held = any(
+          costs((t) => json.equalsRow(t, w)),
+          true,
+        );
+        return `(NOT EXISTS (SELECT 1 FROM ${from} WHERE NOT ${held}))`;
       }
       case '$exists': {
         if (typeof raw !== 'boolean') throw invalidFilter('$exists takes true or false');
-        const sql = whole((t) => json.existsTerm(t));
+        const sql = whole(costs((t) => json.existsTerm(t)));
         return raw ? sql : `(NOT ${sql})`;
       }
       case '$size': {
         const n = sizeOperand(raw);
         if (n > MAX_ARRAY_SIZE) return '(1 = 0)'; // no stored array is that long (nor does PostgreSQL's integer reach it)
-        return whole((t) => {
-          params.push(n);
-          return json.arraySize(t);
-        });
+        return whole(
+          costs((t) => {
+            params.push(n);
+            return json.arraySize(t);
+          }),
+        );
       }
       case '$elemMatch': {
         if (depth >= 8) throw invalidFilter('filter nests too deeply');
@@ -329,7 +410,7 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
       default: {
         const o = operand(raw, op);
         // MongoDB: $gte/$lte null match null or missing; $gt/$lt null match nothing.
-        if (o.v === null) return op === '$gte' || op === '$lte' ? any(eqTest(null), true, null, o.itself) : '(1 = 0)';
+        if (o.v === null) return op === '$gte' || op === '$lte' ? any(eqTest(null), true, undefined, o.itself) : '(1 = 0)';
         return any(rangeTest(RANGE.get(op)!, o.v), false, undefined, o.itself);
       }
     }
@@ -360,4 +441,26 @@ export function compileFilter(json: JsonSql, raw: string): CompiledFilter {
   };
 
   return { sql: node(filter, 0), params, paths };
+}
+
+const SCALAR_TYPES = ['number', 'string', 'boolean'] as const;
+
+/** A list operand's values by the comparison each needs, and whether it holds null. */
+interface Listed {
+  number: number[];
+  string: string[];
+  boolean: boolean[];
+  null: boolean;
+  size: number;
+}
+
+function listed(values: Scalar[]): Listed {
+  const l: Listed = { number: [], string: [], boolean: [], null: false, size: values.length };
+  for (const v of values) {
+    if (v === null) l.null = true;
+    else if (typeof v === 'number') l.number.push(v);
+    else if (typeof v === 'string') l.string.push(v);
+    else l.boolean.push(v);
+  }
+  return l;
 }

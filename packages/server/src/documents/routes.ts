@@ -158,8 +158,11 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
         response: { 200: ListResponse, ...errors },
       },
     },
-    async (request, reply) =>
-      json(reply, 200, await documents.list(principalOf(request).databaseId, request.params.collection, request.query, scopes(request)?.operation)),
+    async (request, reply) => {
+      const { databaseId, kind } = principalOf(request);
+      const granted = scopes(request);
+      return json(reply, 200, await documents.list(databaseId, request.params.collection, request.query, granted?.operation, { kind, user: granted?.userId }));
+    },
   );
 
   api.get(

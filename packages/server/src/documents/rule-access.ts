@@ -50,6 +50,8 @@ export interface Scopes {
   fields?: string[];
   /** The request's signed-in user, if its session is live (looked up on demand: an Idempotency-Key's caller, §1.2). */
   user(): Promise<RuleUser | undefined>;
+  /** The id of the user the rules resolved (a session they needed), whom a list's cursors belong to. */
+  userId?: string;
 }
 
 const EVERY: Scope = { matches: () => true, namesId: false };
@@ -192,6 +194,7 @@ export class DocumentRules {
       read: readRule === undefined ? undefined : scopeFor(readRule, user),
       fields,
       user: user ? async () => user : read.user,
+      userId: user?.id,
     };
   }
 

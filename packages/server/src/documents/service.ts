@@ -45,6 +45,12 @@ export interface ListQuery {
   fields?: string;
 }
 
+/** Who asks for a list: the key's kind (an operator counts as a secret key) and the user a public key acts for (rule-access.ts). */
+export interface Caller {
+  kind: 'secret' | 'public';
+  user?: string;
+}
+
 export interface DocumentsDeps {
   store: Store;
   limits: Limits;
@@ -507,13 +513,17 @@ export class DocumentsService {
    * the total and the sort only ever see the documents it lets through. Answered from the
    * PageCache when the same list was answered at the database's current version.
    */
-  async list(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<string> {
-    if (q.search || !this.deps.pages) return (await this.readPage(databaseId, collection, q, read)).text;
-    return this.deps.pages.answer(databaseId, [collection, q], read?.filter, () => this.readPage(databaseId, collection, q, read));
+  async list(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: Caller): Promise<string> {
+    await this.deps.cursors.ready();
+    if (q.search || !this.deps.pages) return (await this.readPage(databaseId, collection, q, read, caller)).text;
+    // The caller is part of the key: the answer holds a cursor only it may use.
+    return this.deps.pages.answer(databaseId, [collection, q, caller.kind, caller.user], read?.filter, () =>
+      this.readPage(databaseId, collection, q, read, caller),
+    );
   }
 
   /** `list`, read from the store. */
-  private async readPage(databaseId: string, collection: string, q: ListQuery, read?: Scope): Promise<Page> {
+  private async readPage(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: Caller): Promise<Page> {
     const { dialect } = this.store;
     const { cursors } = this.deps;
     const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
@@ -527,9 +537,17 @@ export class DocumentsService {
       searched && q.sortBy === undefined
         ? { keys: [searched.rankKey], nullable: [false], desc: false }
         : sortOf(dialect.json, sortField, q.sortOrder === 'desc');
-    // A cursor is bound to everything the order and the set depend on; limit and fields may change between pages.
+    // A cursor is bound to everything the order and the set depend on, and to its caller; limit and fields may change between pages.
     // The effective sort: no sortBy means createdAt (or the rank, under a search), so both spellings share cursors.
-    const binding = cursors.binding([databaseId, collection, q.sortBy ?? (searched ? undefined : 'createdAt'), q.sortOrder, q.filter, q.search || undefined]);
+    const binding = cursors.binding([
+      databaseId,
+      collection,
+      q.sortBy ?? (searched ? undefined : 'createdAt'),
+      q.sortOrder,
+      q.filter,
+      q.search || undefined,
+      `${caller.kind}:${caller.user ?? ''}`,
+    ]);
     const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
     const rule = read?.filter === undefined ? undefined : ruleSql(dialect.json, read.filter);
     const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
@@ -538,11 +556,17 @@ export class DocumentsService {
       ? { sql: filters.map((f) => `(${f.sql})`).join(' AND '), params: filters.flatMap((f) => f.params), paths: filters.flatMap((f) => f.paths) }
       : undefined;
     // The fields this list filters or sorts by ask for their automatic index (indexes.ts counts the
-    // asks), here and each time the same list is answered from the PageCache.
+    // asks), here and each time the same list is answered from the PageCache. Only a secret key's
+    // or an operator's: anyone may send a public key's filters and sorts, and four databases'
+    // public keys spent the indexes of everyone. Of a public key's list, only the fields its read
+    // rule filters on ask (the rule was written with the secret key; rule-indexes.ts asks for them
+    // when it is saved, and these asks build them once documents hold the fields).
     let askForIndexes: (() => void) | undefined;
-    if (filter?.paths.length || 'path' in sortField) {
+    const asked = caller.kind === 'secret' ? filter?.paths : rule?.paths;
+    const sortAsked = caller.kind === 'secret' && 'path' in sortField ? sortField.path : undefined;
+    if (asked?.length || sortAsked) {
       const byCreatedAt = !(searched && q.sortBy === undefined) && 'column' in sortField && sortField.column === 'created_at';
-      const wanted = { filter: filter?.paths ?? [], sort: 'path' in sortField ? sortField.path : undefined, byCreatedAt };
+      const wanted = { filter: asked ?? [], sort: sortAsked, byCreatedAt };
       askForIndexes = () => void this.deps.indexer.ensure(databaseId, collection, wanted);
       askForIndexes();
     }
@@ -572,15 +596,16 @@ export class DocumentsService {
     // One row more than the page tells whether there is a next page (nextCursor null on the last).
     type Row = DocumentRow & { extra: string | null } & Record<string, unknown>;
     // A search's first page counts its matches in the same query (all of them are ranked anyway): one
-    // full-text lookup instead of two. Later pages find the count in the CountCache.
+    // full-text lookup instead of two. Later pages find the count in the CountCache. (Only the
+    // query that reads the page: with `withExtra`; the probe of its rows' sizes counts nothing.)
     const counted = searched !== undefined && after === undefined;
     // With a projection, only the named fields leave the store (projection.ts).
     const userColumns = projection ? projectionColumns(dialect.name, projection) : `${dialect.jsonText('data')} AS data`;
-    const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true) =>
+    const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true, columns = userColumns) =>
       searched
-        ? searchedSelect(searched, range, n, skip, withExtra)
+        ? searchedSelect(searched, range, n, skip, withExtra, columns)
         : {
-            sql: `SELECT id, ${userColumns ? `${userColumns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM documents
+            sql: `SELECT id, ${columns ? `${columns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted && withExtra ? ', count(*) OVER () AS matched' : ''} FROM documents
          WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} ${limitClause(n)}`,
             params: [...(withExtra ? extra.params : []), ...params, ...range.params, skip],
           };
@@ -591,7 +616,14 @@ export class DocumentsService {
     // can turn a lookup into a scan per row (a new tenant's rows have no statistics yet). With sortBy,
     // the documents that match, as any list. The columns split at ', ' (field names are identifiers:
     // projection.ts).
-    const searchedSelect = (s: SearchClause, range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra: boolean) => {
+    const searchedSelect = (
+      s: SearchClause,
+      range: { sql: string; params: Param[]; order: string },
+      n: number,
+      skip: number,
+      withExtra: boolean,
+      userColumns: string,
+    ) => {
       const ranked = q.sortBy === undefined;
       const from = ranked
         ? { sql: `${s.ranked.sql} WHERE (${present}) IS TRUE`, params: [...s.ranked.params, ...presentParams] }
@@ -604,16 +636,38 @@ export class DocumentsService {
         return `(SELECT ${expression} FROM documents WHERE ${inCollection(dialect)} AND id = page.id) AS ${name}`;
       };
       return {
-        sql: `SELECT id, ${columns.map(byKey).join(', ')}${withExtra ? `, ${extra.sql} AS extra` : ''}${keys.map((k) => `, ${k}`).join('')}${counted ? ', matched' : ''}
-          FROM (SELECT id${keyColumns(sort)}${counted ? ', count(*) OVER () AS matched' : ''} FROM ${from.sql}${range.sql ? ` AND ${range.sql}` : ''}
+        sql: `SELECT id, ${columns.map(byKey).join(', ')}${withExtra ? `, ${extra.sql} AS extra` : ''}${keys.map((k) => `, ${k}`).join('')}${counted && withExtra ? ', matched' : ''}
+          FROM (SELECT id${keyColumns(sort)}${counted && withExtra ? ', count(*) OVER () AS matched' : ''} FROM ${from.sql}${range.sql ? ` AND ${range.sql}` : ''}
             ORDER BY ${range.order} ${limitClause(n)}) AS page
           ORDER BY ${[...keys, 'id'].map((k) => k + dir).join(', ')}`,
         params: [...columns.flatMap(() => [databaseId, collection]), ...(withExtra ? extra.params : []), ...from.params, ...range.params, skip],
       };
     };
+    // Bounded pages (§1.1): the page stops growing once its documents' JSON passes LIMIT_PAGE_BYTES,
+    // the document that crosses it included. Where `limit` documents could pass it, the sizes of
+    // the next rows are read first (narrow rows), and only the rows of the page (and the one after
+    // it, for the cursor) are read whole: no answer's memory grows with limit × document size.
+    let want = q.limit;
+    let room = this.deps.limits.pageBytes;
+    const mayPass = q.limit * this.deps.limits.documentBytes > room;
+    /** How many of the next `n` rows of `range` to read: the page's (up to the one that crosses the limit) and one more. */
+    const fitting = async (range: { sql: string; params: Param[]; order: string }, n: number, skip: number): Promise<number> => {
+      if (!mayPass) return n;
+      const probe = select(range, n, skip, false, `${dialect.jsonBytes('data')} AS size`);
+      const sizes = await this.store.all<{ size: number | string }>(probe.sql, probe.params).catch(refuseForged);
+      for (const [i, row] of sizes.entries()) {
+        if (room < 0) {
+          want -= n - 1 - i; // the page passed the limit with the row before this one
+          return i + 1;
+        }
+        if (i < n - 1) room -= Number(row.size);
+      }
+      return n;
+    };
     let rows: Row[];
     if (!after) {
-      const first = select({ sql: '', params: [], order: orderClause(sort) }, q.limit + 1, offset);
+      const whole = { sql: '', params: [], order: orderClause(sort) };
+      const first = select(whole, await fitting(whole, q.limit + 1, offset), offset);
       rows = await this.store.all<Row>(first.sql, first.params);
     } else {
       // Keyset: the ranges after the cursor's position (keyset.ts), each read in index order, a page
@@ -623,8 +677,8 @@ export class DocumentsService {
       rows = [];
       let read = 0;
       for (const range of keysetRanges(sort, after.values, after.id, after.from, dialect.keyParam)) {
-        if (rows.length > q.limit) break;
-        const next = select(range, q.limit + 1, 0, rows.length === 0);
+        if (rows.length > want) break;
+        const next = select(range, await fitting(range, want - rows.length + 1, 0), 0, rows.length === 0);
         rows.push(...(await this.store.all<Row>(next.sql, next.params).catch(refuseForged)));
         read++;
       }
@@ -632,17 +686,15 @@ export class DocumentsService {
       // (the rule) can't repeat a row: no set of ids to build then (hashing the ids was ~3 % of a cursor page's CPU).
       if (read > 1) {
         const seen = new Set<string>();
-        rows = rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, q.limit + 1);
+        rows = rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, want + 1);
       }
     }
-    const page = rows.slice(0, q.limit);
+    const page = rows.slice(0, want);
     const known = rows.length ? rows[0].extra : (await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
-    const last = rows.length > q.limit ? page[page.length - 1] : undefined;
+    const last = rows.length > want ? page[page.length - 1] : undefined;
     const lastValues = last && keyValues(sort, last);
     const nextCursor =
-      last && lastValues
-        ? cursors.encode(binding, { values: lastValues, id: last.id, from: firstDifference(lastValues, keyValues(sort, rows[q.limit])) })
-        : null;
+      last && lastValues ? cursors.encode(binding, { values: lastValues, id: last.id, from: firstDifference(lastValues, keyValues(sort, rows[want])) }) : null;
     const matched = counted && rows.length ? Number(rows[0].matched) : undefined;
     if (matched !== undefined) this.counts.set(this.counts.key(databaseId, known ?? '0', where, params), matched);
     return answer(

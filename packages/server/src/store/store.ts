@@ -59,8 +59,26 @@ export interface JsonSql {
   stringRange(term: JsonTerm, bounded: boolean): string;
   /** A string holding the parameter under case folding (json/casefold.ts). */
   icontains(term: JsonTerm): string;
-  /** When present (PostgreSQL): an array holding the parameter, a scalar as JSON text, by a GIN-indexable test. */
-  arrayHolds?(term: JsonTerm): string;
+  /**
+   * The values reached through the first array of several candidates (at most one of which can be
+   * an array in a document: past the first array along a path, the path is missing): a FROM item
+   * over the elements of that array, each at `rest` under it, with a WHERE guard. One FROM item
+   * whatever the number of candidates, so a test on them is written once (documents/query.ts).
+   */
+  crossing(candidates: Array<{ array: JsonTerm; rest: string[] }>, alias: string): { from: string; where: string; element: JsonTerm };
+  /** A value of `type` equal to one of the parameter's: a JSON array of such values, however many. */
+  inList(term: JsonTerm, type: ScalarType): string;
+  /** A subquery of the strings of the parameter, a JSON array of strings (for `column IN …`). */
+  textList(): string;
+  /** A FROM item over the elements of the parameter, a JSON array of scalars, as rows of `alias`. */
+  listRows(alias: string): string;
+  /** The term equals the value of a `listRows` row (§1 equality; a null value: missing or null). */
+  equalsRow(term: JsonTerm, alias: string): string;
+  /**
+   * When present (PostgreSQL): an array holding the parameter, a scalar as JSON text, by a
+   * GIN-indexable test; with `list`, the parameter is a JSON array of scalars, one of which is held.
+   */
+  arrayHolds?(term: JsonTerm, list: boolean): string;
   /** With arrayHolds: the statement that builds a GIN index on a field of the document, which serves it. */
   arrayIndex?(name: string, path: string[]): string;
 }
@@ -166,6 +184,8 @@ export interface Dialect {
   readonly writableCte: boolean;
   /** Selects a JSON column as text. */
   jsonText(column: string): string;
+  /** The bytes of a JSON column's text (UTF-8), without ` AS ` in it (it may be a select column's expression). */
+  jsonBytes(column: string): string;
   /**
    * Where present (PostgreSQL): a FROM item over the objects of a JSON array bound as one
    * parameter, as rows of `alias` with the given columns (`name type`, the array's keys): any
@@ -173,6 +193,8 @@ export interface Dialect {
    */
   jsonRecords?(alias: string, columns: string[]): string;
   readonly json: JsonSql;
+  /** A statement that drops an index of `documents` by name, if it exists, as a failed build leaves it. */
+  dropDocumentIndex(name: string): string;
   /** A statement that creates an index on `documents` over the given expressions, unless it exists. */
   createDocumentIndex(name: string, expressions: string[]): string;
   /**
@@ -221,7 +243,8 @@ export interface Store extends Queryable {
   transaction<T>(fn: (tx: Transaction) => Promise<T>, group?: CommitGroup): Promise<T>;
   /**
    * Runs slow maintenance statements (index builds, ANALYZE) without the per-statement time-out
-   * that bounds request work (StoreTimeouts): on PostgreSQL on a connection of its own.
+   * that bounds request work (StoreTimeouts): on PostgreSQL on a connection of its own, one run at
+   * a time across every instance (postgres-store.ts, takeMaintenanceLock).
    */
   maintenance<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Applies the numbered migrations not applied yet (safe to call from several instances). */

@@ -2,12 +2,13 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.ts';
 import { isDocumentId } from '../documents/names.ts';
 import type { Store } from '../store/store.ts';
+import { serverSecret } from '../documents/cursor-key.ts';
 
 /**
  * Sync checkpoints and snapshot cursors (API.md §3.1): `base64url(JSON body) "." base64url(HMAC)`.
  * The body names what the token is bound to (a hash of database, collection, filter and caller), so
  * a token used for another of them is refused; the HMAC, keyed by a secret kept in the store
- * (migration 14), makes it tamper-proof on every instance of the store.
+ * (server_secrets, as list cursors' key: documents/cursor-key.ts), makes it tamper-proof on every instance of the store.
  *
  * A checkpoint carries `origin` (the event id the catch-up began from: "in view at the checkpoint"
  * is judged there), `pos` (the last event already answered; equal to origin unless an answer was
@@ -94,11 +95,11 @@ export class SyncTokens {
   }
 
   private async loadKey(): Promise<Buffer> {
-    const row = await this.store.get<{ secret: string }>("SELECT secret FROM sync_keys WHERE name = 'checkpoints'");
-    if (!row) {
-      this.key = undefined;
-      throw new Error('sync_keys has no checkpoint key (migration 14)');
+    try {
+      return createHash('sha256').update('svc sync token key\u0000').update(await serverSecret(this.store, 'sync-checkpoints')).digest();
+    } catch (e) {
+      this.key = undefined; // asked again next time (a store briefly unreachable)
+      throw e;
     }
-    return createHash('sha256').update('svc sync token key\u0000').update(row.secret).digest();
   }
 }

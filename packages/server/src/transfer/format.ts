@@ -65,6 +65,11 @@ export const CARRIED: readonly CarriedTable[] = [
   { table: 'api_keys', where: 'database_id = ?', order: 'id' },
   { table: 'users', where: 'database_id = ?', order: 'id' },
   { table: 'user_identities', where: 'database_id = ?', order: 'provider, issuer, provider_user_id' },
+  // Second factors and passkeys of the database's users (API.md §2.2, §11): TOTP secrets,
+  // recovery-code hashes, passkey public keys and counters.
+  { table: 'mfa_factors', where: 'database_id = ?', order: 'id' },
+  { table: 'mfa_recovery_codes', where: 'user_id IN (SELECT id FROM users WHERE database_id = ?)', order: 'code_hash' },
+  { table: 'passkeys', where: 'database_id = ?', order: 'id' },
   { table: 'webhooks', where: 'database_id = ?', order: 'id' },
   { table: 'webhook_deliveries', where: PENDING, order: 'id', reset: { lease_until: null, lease_token: null } },
   { table: 'webhook_attempts', where: `delivery_id IN (SELECT id FROM webhook_deliveries WHERE ${PENDING})`, order: 'delivery_id, n' },
@@ -86,7 +91,10 @@ export const LEFT_BEHIND: Readonly<Record<string, string>> = {
   realtime_tokens: 'sessions are not carried: clients ask for a new realtime token',
   auth_tokens: 'password-reset and magic links in flight are not carried',
   oauth_states: 'OAuth sign-ins in flight are not carried',
+  mfa_tokens: 'two-step sign-ins in flight are not carried',
+  passkey_challenges: 'passkey sign-ins and registrations in flight are not carried',
   schema_migrations: 'each store has its own migrations',
+  server_secrets: 'secrets of the whole store (the list cursor key): the target makes its own',
   document_search: 'search words: the import indexes the documents of searched collections as they arrive',
   search_builds: 'search back-fills in progress: the import indexes every document itself',
   // SQLite's FTS5 index over document_search (store/sqlite/search-sql.ts), kept by triggers.

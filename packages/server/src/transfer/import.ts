@@ -75,6 +75,9 @@ export async function importDatabase(opts: ImportOptions): Promise<{ header: Hea
     // Rows without a database_id hang off a webhook or a delivery: those of this file only.
     const webhooks = new Set<unknown>();
     const deliveries = new Set<unknown>();
+    // Second factors and passkeys (API.md §2.2) hang off a user of this file, never an operator.
+    const users = new Set<unknown>();
+    const ofFileUser = (row: PortableRow) => row.operator_id == null && users.has(row.user_id);
     const owned = (table: string, row: PortableRow): boolean => {
       switch (table) {
         case 'databases':
@@ -85,6 +88,15 @@ export async function importDatabase(opts: ImportOptions): Promise<{ header: Hea
           return true;
         case 'webhook_attempts':
           return deliveries.has(row.delivery_id);
+        case 'users':
+          if (row.database_id !== header.database) return false;
+          users.add(row.id);
+          return true;
+        case 'mfa_recovery_codes':
+          return ofFileUser(row);
+        case 'mfa_factors':
+        case 'passkeys':
+          return row.database_id === header.database && ofFileUser(row);
         case 'webhooks':
           if (row.database_id !== header.database) return false;
           webhooks.add(row.id);

@@ -131,7 +131,7 @@ forEachStore('auth: users managed by the app (/auth/users)', (kind) => {
   test('GET /auth/users/:id: the user; an unknown id, or a user of another database, is 404 not_found', async () => {
     const u = await signUp('get@example.com');
     const got = await secret.get<{ user: User }>(`/auth/users/${u.user.id}`);
-    assert.deepEqual(got.user, { ...u.user, appMetadata: {}, disabled: false });
+    assert.deepEqual(got.user, { ...u.user, appMetadata: {}, disabled: false, mfa: false }); // mfa: API.md §2.2
     assertError(await secret.request('GET', '/auth/users/no-such-user'), 404, 'not_found');
     const other = await t.server.createDatabase('other-get');
     assertError(await apiClient(() => t.server, other.secretKey).request('GET', `/auth/users/${u.user.id}`), 404, 'not_found');
@@ -158,7 +158,7 @@ forEachStore('auth: users managed by the app (/auth/users)', (kind) => {
     assert.deepEqual([d.user.name, d.user.avatar, d.user.emailVerified, d.user.appMetadata], [null, null, false, {}]);
     const same = await secret.patch<{ user: User }>(path, {});
     assert.deepEqual(same.user, d.user, 'an empty patch changes nothing');
-    assert.deepEqual((await secret.get<{ user: User }>(path)).user, d.user);
+    assert.deepEqual((await secret.get<{ user: User }>(path)).user, { ...d.user, mfa: false });
   });
 
   test('PATCH /auth/users/:id refuses bad input with 400 (413 past 16 KiB of appMetadata) and writes nothing', async () => {

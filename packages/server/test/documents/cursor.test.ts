@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
 import { errorCode, startServer, useServer } from '../helpers/server.ts';
 import { CursorCodec } from '../../src/documents/cursor.ts';
+import { cursorSecret } from '../../src/documents/cursor-key.ts';
 import { apiClient, assertError, type ApiClient } from '../helpers/api.ts';
 import { newUser, withSession } from '../helpers/auth-client.ts';
 
@@ -209,7 +210,9 @@ forEachStore('cursor paging', (kind) => {
     });
 
     test('a cursor forged with the key (values of the wrong types) is a 400 or a page, never a 500', async () => {
-      const codec = new CursorCodec(t.server.config.databaseUrl);
+      // The key as the server keeps it (in the store), and the caller it binds: a secret key, no user.
+      const codec = new CursorCodec(() => cursorSecret(t.server.db.store));
+      await codec.ready();
       const keys = kind === 'postgres' ? 3 : 2;
       for (const [sortBy, values] of [
         ['v', Array(keys).fill('not a number')],
@@ -218,14 +221,14 @@ forEachStore('cursor paging', (kind) => {
         ['createdAt', [12]],
         ['id', []],
       ] as const) {
-        const binding = codec.binding([t.db.databaseId, 'big', sortBy, 'asc', undefined, undefined]);
+        const binding = codec.binding([t.db.databaseId, 'big', sortBy, 'asc', undefined, undefined, 'secret:']);
         const forged = codec.encode(binding, { values: [...values], id: 'x', from: values.length });
         const r = await list({ sortBy, cursor: forged });
         assert.ok(r.status === 200 || (r.status === 400 && errorCode(r) === 'invalid_cursor'), `${sortBy} ${JSON.stringify(values)}: ${r.status} ${r.text}`);
       }
     });
 
-    test('another instance on the same store takes the cursor (the key comes from the shared DATABASE_URL)', async () => {
+    test('another instance on the same store takes the cursor (the key is kept in the store)', async () => {
       const other = await startServer(kind, { db: t.server.db });
       try {
         const r = await apiClient(other, t.db.secretKey).get<Page>('/big/docs', 200, { query: { ...same, cursor } });
@@ -309,5 +312,60 @@ forEachStore('cursor paging', (kind) => {
       const first = await asAnn.get<Page>('/notes/docs', 200, { query: { sortBy: 'v', sortOrder, limit: 13 } });
       assert.equal(first.total, 100);
     }
+  });
+
+  test('a cursor belongs to its caller: another user of the public key, or another key kind → 400 invalid_cursor', async () => {
+    const db = await t.server.createDatabase();
+    const secret = apiClient(() => t.server, db.secretKey);
+    await secret.put('/rules', { rules: { shared: { read: 'signedIn' }, open: { read: true } } });
+    await secret.post('/shared/bulk', { documents: Array.from({ length: 30 }, (_, i) => ({ n: i })) }, 201);
+    await secret.post('/open/bulk', { documents: Array.from({ length: 30 }, (_, i) => ({ n: i })) }, 201);
+    const ann = await newUser(t.server, db.publicKey, 'ann@caller.test');
+    const bob = await newUser(t.server, db.publicKey, 'bob@caller.test');
+    const asAnn = apiClient(() => t.server, db.publicKey, withSession(ann.session.token));
+    const asBob = apiClient(() => t.server, db.publicKey, withSession(bob.session.token));
+    const anonymous = apiClient(() => t.server, db.publicKey);
+    const query = { sortBy: 'n', limit: 5 };
+
+    // Both users read the same documents, with the same query: the cursors still differ, and each is its caller's.
+    const annPage = await asAnn.get<Page>('/shared/docs', 200, { query });
+    const bobPage = await asBob.get<Page>('/shared/docs', 200, { query });
+    assert.notEqual(annPage.nextCursor, bobPage.nextCursor, 'answered apart, though the documents are the same');
+    assert.equal((await asAnn.get<Page>('/shared/docs', 200, { query: { ...query, cursor: annPage.nextCursor! } })).documents[0].n, 5);
+    assertError(
+      await asBob.request('GET', '/shared/docs', { query: { ...query, cursor: annPage.nextCursor! } }),
+      400,
+      'invalid_cursor',
+      "bob with ann's cursor",
+    );
+    assertError(
+      await secret.request('GET', '/shared/docs', { query: { ...query, cursor: annPage.nextCursor! } }),
+      400,
+      'invalid_cursor',
+      "the secret key with ann's cursor",
+    );
+
+    // Secret key against public key, on a collection every public key reads.
+    const bySecret = await secret.get<Page>('/open/docs', 200, { query });
+    const byPublic = await anonymous.get<Page>('/open/docs', 200, { query });
+    assertError(
+      await anonymous.request('GET', '/open/docs', { query: { ...query, cursor: bySecret.nextCursor! } }),
+      400,
+      'invalid_cursor',
+      "the public key with the secret key's cursor",
+    );
+    assertError(
+      await secret.request('GET', '/open/docs', { query: { ...query, cursor: byPublic.nextCursor! } }),
+      400,
+      'invalid_cursor',
+      "the secret key with the public key's cursor",
+    );
+    assert.equal((await anonymous.get<Page>('/open/docs', 200, { query: { ...query, cursor: byPublic.nextCursor! } })).documents[0].n, 5);
+  });
+
+  test('the cursor key is a random secret kept in the store, not derived from DATABASE_URL', async () => {
+    const row = await t.server.db.store.get<{ secret: string }>("SELECT secret FROM server_secrets WHERE name = 'list-cursors'");
+    assert.ok(row && Buffer.from(row.secret, 'base64url').length === 32);
+    assert.ok(!row.secret.includes(t.server.config.databaseUrl));
   });
 });

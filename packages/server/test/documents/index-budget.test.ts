@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { forEachStore } from '../helpers/stores.ts';
 import { request, useServer, type TestDatabase } from '../helpers/server.ts';
 import { indexCatalog } from './index-catalog.ts';
+import { newUser } from '../helpers/auth-client.ts';
 
 /**
  * Automatic index budgets (documents/indexes.ts): a field earns an index after 3 lists within the
@@ -71,5 +72,50 @@ forEachStore('automatic index budgets', (kind) => {
     // Lists on the fields past the budget still answer, by scanning.
     const r = await request(t.server, 'GET', '/things/docs', { key: greedy.secretKey, query: { sortBy: 'f4' } });
     assert.equal(r.status, 200);
+  });
+
+  // Issue 23, row 9: public keys alone spent a database's budget (and four databases', the store's).
+  test("a public key's own filters and sorts never ask for indexes; the same lists with the secret key do", async () => {
+    const db = await gamesDatabase();
+    for (let i = 0; i < 5; i += 1) {
+      await list(db.publicKey, 'games', { sortBy: 'g3' });
+      await list(db.publicKey, 'games', { filter: JSON.stringify({ g4: 4 }) });
+    }
+    await thrice(db.secretKey, 'games', { sortBy: 'g5' });
+    // Builds run in the order asked: once g5's exists, any g3 or g4 build would have been decided.
+    assert.equal((await waitForIndex('g5')).length, 1);
+    assert.deepEqual(await indexOn('g3'), [], 'five public sorts: no index');
+    assert.deepEqual(await indexOn('g4'), [], 'five public filters: no index');
+    await thrice(db.secretKey, 'games', { filter: JSON.stringify({ g4: 4 }) });
+    assert.equal((await waitForIndex('g4')).length, 1, 'the secret key asks');
+  });
+
+  test('saving rules asks for the indexes of the fields their read filters name, at once; public lists under the rule ask for them too', async () => {
+    const db = await t.server.createDatabase();
+    await request(t.server, 'POST', '/todos/bulk', { key: db.secretKey, body: { documents: [{ owner: 'u1' }] } });
+    const saved = await request(t.server, 'PUT', '/rules', { key: db.secretKey, body: { rules: { todos: { read: { owner: { $auth: 'id' } } } } } });
+    assert.equal(saved.status, 200, saved.text);
+    // No list at all: the rule's field is indexed, followed by created_at (the order of the rule's lists).
+    const owner = await waitForIndex('owner');
+    assert.equal(owner.length, 1);
+    assert.match(owner[0].sql, /created_at, id\)/);
+
+    // Rules saved before their collection holds documents: nothing to index then. The lists under
+    // the rule (a public key's, with a session) ask for the rule's field, never for their own.
+    const later = await t.server.createDatabase();
+    const rules = { notes: { read: { $or: [{ author: { $auth: 'id' } }, { shared: true }] } } };
+    assert.equal((await request(t.server, 'PUT', '/rules', { key: later.secretKey, body: { rules } })).status, 200);
+    await request(t.server, 'POST', '/notes/bulk', { key: later.secretKey, body: { documents: [{ author: 'a', mood: 1 }] } });
+    const token = (await newUser(t.server, later.publicKey, 'rules@index.test')).session.token;
+    for (let i = 0; i < 3; i += 1) {
+      const r = await request(t.server, 'GET', '/notes/docs', {
+        key: later.publicKey,
+        headers: { 'x-session-token': token },
+        query: { sortBy: 'mood', filter: '{"mood": 1}' },
+      });
+      assert.equal(r.status, 200, r.text);
+    }
+    assert.equal((await waitForIndex('author')).length, 1, "the rule's field");
+    assert.deepEqual(await indexOn('mood'), [], "the public list's own sort and filter (the database had room for one more)");
   });
 });

@@ -10,6 +10,7 @@ import { KEY_PREFIX } from '../../keys/key-format.ts';
 import type { Store } from '../../store/store.ts';
 import { checkRedirectUrl, withQuery } from '../redirects.ts';
 import type { Sessions } from '../sessions.ts';
+import type { SignInGate } from '../mfa/gate.ts';
 import { OAuthRefusal, accountForIdentity, type OAuthErrorCode } from './identities.ts';
 import { endpoint, tokenRequestWithBodyCredentials, type ClientCredentials, type OAuthProfile, type ProviderSpec } from './provider.ts';
 import { apple } from './apple.ts';
@@ -66,7 +67,17 @@ export interface BrowserStep {
 export class OAuthFlow {
   private readonly specs: Record<PlainProvider, ProviderSpec>;
   private readonly oidc = new OidcClients();
-  constructor(private readonly d: { store: Store; clock: Clock; sessions: Sessions; endpoints: OAuthEndpoints; publicUrl: string; log: FastifyBaseLogger }) {
+  constructor(
+    private readonly d: {
+      store: Store;
+      clock: Clock;
+      sessions: Sessions;
+      gate: SignInGate;
+      endpoints: OAuthEndpoints;
+      publicUrl: string;
+      log: FastifyBaseLogger;
+    },
+  ) {
     const e = d.endpoints;
     this.specs = {
       google: google(e),
@@ -160,8 +171,9 @@ export class OAuthFlow {
       if (!q.code) throw new OAuthRefusal('provider_error', `${provider} sent no code`);
       const profile = provider === 'oidc' ? await this.oidcProfile(s, q.code, q) : await this.oauth2Profile(provider, s, q.code);
       const user = await accountForIdentity(this.d.store, this.d.clock, this.d.sessions, s.databaseId, provider, profile);
-      const session = await this.d.sessions.create(this.d.store, s.databaseId, user.id);
-      return withQuery(s.redirectUrl, { token: session.token });
+      // With a verified second factor the app gets ?mfa_token= and no session (API.md §2.2).
+      const signedIn = await this.d.gate.signIn(this.d.store, s.databaseId, user);
+      return withQuery(s.redirectUrl, signedIn.session ? { token: signedIn.session.token } : { mfa_token: signedIn.mfa.token });
     } catch (e) {
       const code: OAuthErrorCode = e instanceof OAuthRefusal ? e.code : 'provider_error';
       // The message only: errors of the token exchange can quote the request, never log tokens.

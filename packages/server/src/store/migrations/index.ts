@@ -12,7 +12,8 @@ import { migration as m0010 } from './0010-full-text-search.ts';
 import { migration as m0011 } from './0011-settings-invalidation.ts';
 import { migration as m0012 } from './0012-identity-issuer.ts';
 import { migration as m0013 } from './0013-safe-writes.ts';
-import { migration as m0014 } from './0014-sync.ts';
+import { migration as m0014 } from './0014-second-factors-and-passkeys.ts';
+import { migration as m0015 } from './0015-server-secrets.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -21,4 +22,4 @@ export type { Migration } from './migration.ts';
  * explicit rather than a directory scan, so a bundle or a type check sees every migration;
  * test/store/migrations.test.ts checks that it names every file, in order, without gaps.
  */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015];

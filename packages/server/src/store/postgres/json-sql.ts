@@ -27,6 +27,22 @@ const isArray = (t: string) => `(${rank(t)} = 4 AND jsonb_typeof(${t}) = 'array'
 /** The term when it holds an array, else NULL: the array functions throw on anything else. */
 const arrayOnly = (t: string) => `(CASE WHEN jsonb_typeof(${t}) = 'array' THEN ${t} END)`;
 
+const elements = (t: JsonTerm, a: string) => ({ from: `jsonb_array_elements(${arrayOnly(t)}) AS ${a}(v)`, where: 'TRUE', element: `${a}.v` as JsonTerm });
+
+/** The candidates as rows (the array term, the rest as a text[] path); the elements' values are `v #> rest`. */
+function crossing(candidates: Array<{ array: JsonTerm; rest: string[] }>, a: string) {
+  if (candidates.length === 1 && candidates[0].rest.length === 0) return elements(candidates[0].array, a);
+  const rows = candidates.map((c) => `(${c.array}, CAST('{${c.rest.join(',')}}' AS text[]))`);
+  return {
+    from: `(VALUES ${rows.join(', ')}) AS ${a}s(arr, rest), jsonb_array_elements(${arrayOnly(`${a}s.arr`)}) AS ${a}(v)`,
+    where: 'TRUE',
+    element: `(${a}.v #> ${a}s.rest)` as JsonTerm,
+  };
+}
+
+/** The values of a JSON array parameter as text, cast to a comparable type. */
+const listed = (cast: string) => `(SELECT ${cast} FROM jsonb_array_elements_text(CAST(? AS jsonb)) AS x(v))`;
+
 /** PostgreSQL's jsonb spelling of document field expressions. */
 export const postgresJson: JsonSql = {
   sortKeys: (path) => [rank(at(path)), num(at(path)), txt(at(path))],
@@ -35,7 +51,16 @@ export const postgresJson: JsonSql = {
   exists: (path) => `(${at(path)} IS NOT NULL)`,
   param: (v) => (typeof v === 'boolean' ? String(v) : v),
   term: (path, from) => (from === undefined ? at(path) : path.length ? `(${from} #> '{${path.join(',')}}')` : from) as JsonTerm,
-  elements: (t, a) => ({ from: `jsonb_array_elements(${arrayOnly(t)}) AS ${a}(v)`, where: 'TRUE', element: `${a}.v` as JsonTerm }),
+  elements,
+  crossing,
+  inList: (t, type) =>
+    type === 'number'
+      ? `(${rank(t)} = 1 AND ${num(t)} IN ${listed('CAST(x.v AS numeric)')})`
+      : `(${rank(t)} = ${RANK_OF[type]} AND ${num(t)} IS NULL AND ${txt(t)} IN ${listed('x.v COLLATE "C"')})`,
+  textList: () => '(SELECT jsonb_array_elements_text(CAST(? AS jsonb)))',
+  listRows: (a) => `jsonb_array_elements(CAST(? AS jsonb)) AS ${a}(v)`,
+  // jsonb equality of scalars: numbers numerically, strings by their bytes, as compareTerm.
+  equalsRow: (t, a) => `(CASE WHEN jsonb_typeof(${a}.v) = 'null' THEN ${rank(t)} = 0 ELSE COALESCE(${t} = ${a}.v, FALSE) END)`,
   isArray,
   isObject: (t) => `(${rank(t)} = 4 AND jsonb_typeof(${t}) = 'object')`,
   compareTerm,
@@ -49,6 +74,7 @@ export const postgresJson: JsonSql = {
     `(${rank(t)} = 2 AND strpos(lower(upper(CASE WHEN jsonb_typeof(${t}) = 'string' THEN ${textOf(t)} END)), lower(upper(CAST(? AS text)))) > 0)`,
   // jsonb containment: an array holding the scalar at its top level (or the scalar itself, which
   // rank = 4 excludes). A GIN index on the term with jsonb_path_ops serves it (documents/indexes.ts).
-  arrayHolds: (t) => `(${rank(t)} = 4 AND ${t} @> CAST(? AS jsonb))`,
+  arrayHolds: (t, list) =>
+    list ? `(${rank(t)} = 4 AND ${t} @> ANY(ARRAY(SELECT jsonb_array_elements(CAST(? AS jsonb)))))` : `(${rank(t)} = 4 AND ${t} @> CAST(? AS jsonb))`,
   arrayIndex: (name, path) => `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents USING gin (${at(path)} jsonb_path_ops)`,
 };

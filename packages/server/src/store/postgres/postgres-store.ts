@@ -20,9 +20,12 @@ const dialect: Dialect = {
   claimRows: ' FOR UPDATE SKIP LOCKED',
   serialWriters: false,
   jsonText: (column) => `${column}::text`,
+  jsonBytes: (column) => `octet_length(${column}::text)`,
   jsonRecords: (alias, columns) => `jsonb_to_recordset(CAST(? AS jsonb)) AS ${alias}(${columns.join(', ')})`,
   json: postgresJson,
   // CONCURRENTLY: building an index on a large table must not block writers.
+  // CONCURRENTLY, as the build: a plain DROP INDEX would hold every read and write of the table in its queue.
+  dropDocumentIndex: (name) => `DROP INDEX CONCURRENTLY IF EXISTS ${name}`,
   createDocumentIndex: (name, expressions) =>
     `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
   keyParam: '?',
@@ -31,6 +34,32 @@ const dialect: Dialect = {
 
 /** Any number that fits in PostgreSQL's advisory lock space, fixed for svc's migrations. */
 const MIGRATION_LOCK = 874_200_001;
+/** The same, for maintenance (the automatic index builds): one at a time in the whole store. */
+const MAINTENANCE_LOCK = 874_200_002;
+/** How long a maintenance run waits for another's to end before it gives up (it is tried again later). */
+const MAINTENANCE_WAIT_MS = 10 * 60_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Takes the maintenance lock by trying, never by waiting inside PostgreSQL. `CREATE INDEX
+ * CONCURRENTLY` waits, before it ends, for every transaction whose snapshot is older than its own
+ * (an expression index is not exempt as a plain one is since PostgreSQL 14), and a statement
+ * waiting for a lock holds such a snapshot: one instance's build waiting in `pg_advisory_lock`, or
+ * in the ANALYZE or the `CREATE INDEX CONCURRENTLY` that follows another's build, waited for the
+ * other while the other waited for it, and PostgreSQL ended one with "deadlock detected". Holding
+ * the lock across a build, and taking it by polling `pg_try_advisory_lock` (each try a snapshot of
+ * an instant), no build ever waits for another inside the server.
+ */
+async function takeMaintenanceLock(q: Queryable): Promise<void> {
+  const deadline = Date.now() + MAINTENANCE_WAIT_MS;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+    const row = await q.get<{ locked: boolean }>('SELECT pg_try_advisory_lock(?) AS locked', [MAINTENANCE_LOCK]);
+    if (row?.locked) return;
+    if (Date.now() + delay > deadline) throw new Error('another instance has been running maintenance (an index build) for too long; tried again later');
+    await sleep(delay);
+  }
+}
 
 /**
  * The scale-out store: PostgreSQL through a pg pool, shared by any number of instances.
@@ -76,8 +105,23 @@ export class PostgresStore extends PgQueryable implements Store {
     });
   }
 
-  /** Runs `fn` on a connection of its own, without statement time-outs, closed afterwards. */
+  /**
+   * Runs `fn` on a connection of its own, without statement time-outs, closed afterwards, holding
+   * the store's maintenance lock: one maintenance run at a time across every instance.
+   */
   async maintenance<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    return this.session(async (q) => {
+      await takeMaintenanceLock(q);
+      try {
+        return await fn(q);
+      } finally {
+        await q.run('SELECT pg_advisory_unlock(?)', [MAINTENANCE_LOCK]).catch(() => undefined);
+      }
+    });
+  }
+
+  /** Runs `fn` on a connection of its own, without statement time-outs, closed afterwards. */
+  private async session<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     const client = new pg.Client(maintenanceConfig(this.connectionString, this.timeouts));
     client.on('error', () => undefined);
     try {
@@ -94,7 +138,7 @@ export class PostgresStore extends PgQueryable implements Store {
 
   async migrate(): Promise<void> {
     // A migration may rewrite a large table: no statement time-out, on a connection of its own.
-    await this.maintenance(async (q) => {
+    await this.session(async (q) => {
       await q.run('SELECT pg_advisory_lock(?)', [MIGRATION_LOCK]);
       try {
         await applyMigrations(q, dialect, async (fn) => {

@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { LRUCache } from 'lru-cache';
+import { STATEMENT_CACHE } from '../statement-cache.ts';
 import type { Param } from '../store.ts';
 
 /** Rewrites each portable `?` placeholder (outside quoted literals and identifiers) as `placeholder(n)`, n from 1. */
@@ -63,8 +65,9 @@ const MAX_TRACKED = 5000;
  * outage prepares them again by itself.
  */
 export class PgStatements {
-  private readonly converted = new Map<string, string>();
-  private readonly uses = new Map<string, number>();
+  /** Bounded in bytes of text too (sqlite-store.ts, STATEMENT_CACHE): dynamic SQL is unbounded in count and long. */
+  private readonly converted = new LRUCache<string, string>({ ...STATEMENT_CACHE, max: MAX_TRACKED, sizeCalculation: (v) => Math.max(1, v.length) });
+  private readonly uses = new LRUCache<string, number>({ ...STATEMENT_CACHE, max: MAX_TRACKED, sizeCalculation: (_, k) => Math.max(1, k.length) });
   private readonly names = new Map<string, string>();
 
   /** The `$n` text of a `?` statement, converted once. */
@@ -72,8 +75,6 @@ export class PgStatements {
     let out = this.converted.get(sql);
     if (out === undefined) {
       out = toPgPlaceholders(sql);
-      // Dynamic SQL (filters, bulk inserts) would grow the cache without bound.
-      if (this.converted.size > MAX_TRACKED) this.converted.clear();
       this.converted.set(sql, out);
     }
     return out;
@@ -86,7 +87,6 @@ export class PgStatements {
     if (named !== undefined || this.names.size >= MAX_NAMED) return named;
     const n = (this.uses.get(text) ?? 0) + 1;
     if (n < NAME_AFTER_USES) {
-      if (this.uses.size > MAX_TRACKED) this.uses.clear();
       this.uses.set(text, n);
       return undefined;
     }

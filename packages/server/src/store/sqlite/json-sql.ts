@@ -35,6 +35,26 @@ const compareTerm = (t: string, op: CompareOp, type: ScalarType) => `(${rank(t)}
 // `rank = 4` first: false for a missing field (json_type NULL), and servable by the field's index.
 const isArray = (t: string) => `(${rank(t)} = 4 AND ${typeOf(t)} = 'array')`;
 
+const elements = (t: JsonTerm, a: string) => ({ from: `json_each(data, ${t}) AS ${a}`, where: isArray(t), element: `${a}.fullkey` as JsonTerm });
+const RANK_OF_TYPE = `CASE %.type WHEN 'text' THEN 2 WHEN 'true' THEN 3 WHEN 'false' THEN 3 ELSE 1 END`;
+
+/**
+ * The candidates as rows of paths, each with the path of its rest, the path NULL unless it holds an
+ * array (json_each walks no rows then); the elements' values are read at `fullkey || rest`.
+ */
+function crossing(candidates: Array<{ array: JsonTerm; rest: string[] }>, a: string) {
+  if (candidates.length === 1 && candidates[0].rest.length === 0) return elements(candidates[0].array, a);
+  const rows = candidates.map(
+    (c, i) =>
+      `SELECT CASE WHEN json_type(data, ${c.array}) = 'array' THEN ${c.array} END${i ? '' : ' AS arr'}, '${c.rest.map((s) => `.${s}`).join('')}'${i ? '' : ' AS rest'}`,
+  );
+  return {
+    from: `(${rows.join(' UNION ALL ')}) AS ${a}s, json_each(data, ${a}s.arr) AS ${a}`,
+    where: '1',
+    element: `(${a}.fullkey || ${a}s.rest)` as JsonTerm,
+  };
+}
+
 /** SQLite's JSON1 spelling of document field expressions. */
 export const sqliteJson: JsonSql = {
   sortKeys: (path) => [rank(jsonPath(path)), value(jsonPath(path))],
@@ -43,7 +63,13 @@ export const sqliteJson: JsonSql = {
   exists: (path) => `(json_type(data, ${jsonPath(path)}) IS NOT NULL)`,
   param: (v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v),
   term,
-  elements: (t, a) => ({ from: `json_each(data, ${t}) AS ${a}`, where: isArray(t), element: `${a}.fullkey` as JsonTerm }),
+  elements,
+  crossing,
+  inList: (t, type) => `(${rank(t)} = ${RANK_OF[type]} AND ${value(t)} IN (SELECT value FROM json_each(?)))`,
+  textList: () => '(SELECT value FROM json_each(?))',
+  listRows: (a) => `json_each(?) AS ${a}`,
+  // json_each gives true/false as 1/0, as json_extract does.
+  equalsRow: (t, a) => `(CASE ${a}.type WHEN 'null' THEN ${rank(t)} = 0 ELSE ${rank(t)} = (${RANK_OF_TYPE.replace('%', a)}) AND ${value(t)} = ${a}.atom END)`,
   isArray,
   isObject: (t) => `(${rank(t)} = 4 AND ${typeOf(t)} = 'object')`,
   compareTerm,

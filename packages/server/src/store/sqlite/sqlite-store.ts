@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
+import { STATEMENT_CACHE } from '../statement-cache.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { runAfterCommit, type Dialect, type Param, type Queryable, type Row, type Store, type Transaction } from '../store.ts';
@@ -7,6 +9,7 @@ import { sqliteJson } from './json-sql.ts';
 import { sqliteSearch } from './search-sql.ts';
 import { casefold } from '../../json/casefold.ts';
 import { sqliteError } from './errors.ts';
+import { StoreUnavailable } from '../errors.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
 
 const dialect: Dialect = {
@@ -19,7 +22,9 @@ const dialect: Dialect = {
   claimRows: '',
   serialWriters: true,
   jsonText: (column) => column,
+  jsonBytes: (column) => `octet_length(${column})`,
   json: sqliteJson,
+  dropDocumentIndex: (name) => `DROP INDEX IF EXISTS ${name}`,
   createDocumentIndex: (name, expressions) => `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
   keyParam: '+?',
   search: sqliteSearch,
@@ -56,7 +61,7 @@ function rowShape(stmt: Statement): RowShape | undefined {
 
 /** Prepared statements of one connection, by SQL text. */
 class Connection implements Queryable {
-  private readonly cache = new Map<string, Prepared>();
+  private readonly cache = new LRUCache<string, Prepared>({ ...STATEMENT_CACHE, sizeCalculation: (_, sql) => Math.max(1, sql.length) });
   constructor(readonly db: Database.Database) {}
 
   prepared(sql: string): Prepared {
@@ -71,8 +76,6 @@ class Connection implements Queryable {
       const shape = rowShape(stmt);
       if (shape) stmt.raw(true);
       p = { stmt, shape };
-      // Dynamic SQL (filters, bulk inserts) would grow the cache without bound.
-      if (this.cache.size > 2000) this.cache.clear();
       this.cache.set(sql, p);
     }
     return p;
@@ -91,31 +94,42 @@ class Connection implements Queryable {
     return p.shape as RowShape;
   }
 
-  async all<T = Row>(sql: string, params: Param[] = []): Promise<T[]> {
+  /** Every row; throws the driver's own error. `p`: the statement when the caller prepared it already (long text is not cached). */
+  allNow<T = Row>(sql: string, params: Param[] = [], prepared?: Prepared): T[] {
+    const p = prepared ?? this.prepared(sql);
+    const rows = p.stmt.all(...bind(params)) as unknown as unknown[][];
+    if (!p.shape || rows.length === 0) return rows as T[];
+    const shape = this.shapeOf(p, rows[0].length);
+    const out = new Array<Row>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = shape(rows[i]);
+    return out as T[];
+  }
+  getNow<T = Row>(sql: string, params: Param[] = [], prepared?: Prepared): T | undefined {
+    const p = prepared ?? this.prepared(sql);
+    const row = p.stmt.get(...bind(params)) as unknown[] | Row | undefined;
+    return (p.shape && row ? this.shapeOf(p, (row as unknown[]).length)(row as unknown[]) : row) as T | undefined;
+  }
+  runNow(sql: string, params: Param[] = []): number {
+    return this.prepare(sql).run(...bind(params)).changes;
+  }
+
+  async all<T = Row>(sql: string, params: Param[] = [], prepared?: Prepared): Promise<T[]> {
     try {
-      const p = this.prepared(sql);
-      const rows = p.stmt.all(...bind(params)) as unknown as unknown[][];
-      if (!p.shape || rows.length === 0) return rows as T[];
-      const shape = this.shapeOf(p, rows[0].length);
-      const out = new Array<Row>(rows.length);
-      for (let i = 0; i < rows.length; i++) out[i] = shape(rows[i]);
-      return out as T[];
+      return this.allNow<T>(sql, params, prepared);
     } catch (e) {
       throw sqliteError(e);
     }
   }
-  async get<T = Row>(sql: string, params: Param[] = []): Promise<T | undefined> {
+  async get<T = Row>(sql: string, params: Param[] = [], prepared?: Prepared): Promise<T | undefined> {
     try {
-      const p = this.prepared(sql);
-      const row = p.stmt.get(...bind(params)) as unknown[] | Row | undefined;
-      return (p.shape && row ? this.shapeOf(p, (row as unknown[]).length)(row as unknown[]) : row) as T | undefined;
+      return this.getNow<T>(sql, params, prepared);
     } catch (e) {
       throw sqliteError(e);
     }
   }
   async run(sql: string, params: Param[] = []): Promise<number> {
     try {
-      return this.prepare(sql).run(...bind(params)).changes;
+      return this.runNow(sql, params);
     } catch (e) {
       throw sqliteError(e);
     }
@@ -157,6 +171,31 @@ function tunePageCache(db: Database.Database): void {
   db.pragma(`mmap_size = ${256 * 1024 * 1024}`);
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const isBusy = (e: unknown): boolean => {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code.startsWith('SQLITE_BUSY') : e instanceof StoreUnavailable && isBusy(e.cause);
+};
+
+/**
+ * Runs `attempt` until it does not fail with SQLITE_BUSY (another process holds the write lock: a
+ * second server, `svc import`, a backup tool), waiting between tries without holding the event
+ * loop, until `deadline` (then the busy error goes up: 503). The writer's own busy time-out is 0:
+ * SQLite's busy handler sleeps in the calling thread, which for better-sqlite3 is the event loop,
+ * so one locked file froze every request, reads and /health included, for the whole time-out.
+ * A BUSY statement had no effect (it could not start a write), so trying again is safe.
+ */
+async function whenUnlocked<T>(attempt: () => T, deadline: number): Promise<T> {
+  for (let delay = 2; ; delay = Math.min(delay * 2, 100)) {
+    try {
+      return attempt();
+    } catch (e) {
+      if (!isBusy(e) || Date.now() + delay > deadline) throw e;
+    }
+    await sleep(delay);
+  }
+}
+
 /** better-sqlite3 binds no booleans. */
 function bind(params: Param[]): unknown[] {
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
@@ -182,21 +221,25 @@ export class SqliteStore implements Store {
   private readonly writer: Connection;
   private readonly reader: Connection;
   private queue: Promise<unknown> = Promise.resolve();
-  private batch: Array<{ fn: (tx: Transaction) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
+  private batch: Array<{ fn: (tx: Transaction) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void; since: number }> = [];
 
-  constructor(path: string, timeouts: StoreTimeouts = DEFAULT_STORE_TIMEOUTS) {
+  constructor(
+    path: string,
+    private readonly timeouts: StoreTimeouts = DEFAULT_STORE_TIMEOUTS,
+  ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const w = new Database(path);
     w.pragma('journal_mode = WAL');
     w.pragma('synchronous = NORMAL');
     w.pragma('foreign_keys = ON');
-    // A write waits this long for another process's lock (svc backup, a second server), then 503s.
-    w.pragma(`busy_timeout = ${timeouts.statementMs}`);
+    // Never wait for another process's lock inside SQLite (that wait blocks the event loop):
+    // whenUnlocked waits between tries instead, up to timeouts.statementMs, then 503s.
+    w.pragma('busy_timeout = 0');
     tunePageCache(w);
     registerFunctions(w);
     this.writer = new Connection(w);
     const r = new Database(path, { readonly: false });
-    r.pragma(`busy_timeout = ${timeouts.statementMs}`);
+    r.pragma('busy_timeout = 0'); // as the writer's: a read that meets a lock waits in `read`, off the event loop
     r.pragma('query_only = ON');
     tunePageCache(r);
     registerFunctions(r);
@@ -216,21 +259,39 @@ export class SqliteStore implements Store {
   }
 
   async all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {
-    if (this.reader.prepare(sql).readonly) return this.reader.all<T>(sql, params);
-    return this.exclusive(() => this.writer.all<T>(sql, params));
+    const p = this.reader.prepared(sql);
+    if (p.stmt.readonly) return this.read(() => this.reader.allNow<T>(sql, params, p));
+    const deadline = Date.now() + this.timeouts.statementMs;
+    return this.exclusive(() => whenUnlocked(() => this.writer.allNow<T>(sql, params), deadline).catch((e) => Promise.reject(sqliteError(e))));
   }
   async get<T = Row>(sql: string, params?: Param[]): Promise<T | undefined> {
-    if (this.reader.prepare(sql).readonly) return this.reader.get<T>(sql, params);
-    return this.exclusive(() => this.writer.get<T>(sql, params));
+    const p = this.reader.prepared(sql);
+    if (p.stmt.readonly) return this.read(() => this.reader.getNow<T>(sql, params, p));
+    const deadline = Date.now() + this.timeouts.statementMs;
+    return this.exclusive(() => whenUnlocked(() => this.writer.getNow<T>(sql, params), deadline).catch((e) => Promise.reject(sqliteError(e))));
   }
+  /**
+   * A read on the reader, at once. In WAL mode a read meets a lock only in rare moments (another
+   * process recovering the WAL, or a tool that left WAL mode); then it waits as a write does.
+   */
+  private read<T>(attempt: () => T): Promise<T> {
+    try {
+      return Promise.resolve(attempt());
+    } catch (e) {
+      if (!isBusy(e)) return Promise.reject(sqliteError(e));
+      return whenUnlocked(attempt, Date.now() + this.timeouts.statementMs).catch((e2) => Promise.reject(sqliteError(e2)));
+    }
+  }
+
   async run(sql: string, params?: Param[]): Promise<number> {
-    return this.exclusive(() => this.writer.run(sql, params));
+    const deadline = Date.now() + this.timeouts.statementMs;
+    return this.exclusive(() => whenUnlocked(() => this.writer.runNow(sql, params), deadline).catch((e) => Promise.reject(sqliteError(e))));
   }
 
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.batch.length === 0) setImmediate(() => void this.exclusive(() => this.commitBatch()));
-      this.batch.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      this.batch.push({ fn, resolve: resolve as (v: unknown) => void, reject, since: Date.now() });
     });
   }
 
@@ -241,7 +302,8 @@ export class SqliteStore implements Store {
     const w = this.writer;
     const outcomes: Array<{ ok: true; value: unknown; tx: GroupedTransaction } | { ok: false; value: unknown }> = [];
     try {
-      w.prepare('BEGIN IMMEDIATE').run();
+      // Each transaction waits for the lock at most the statement time-out from when it was asked for.
+      await whenUnlocked(() => w.prepare('BEGIN IMMEDIATE').run(), batch[0].since + this.timeouts.statementMs);
       for (const { fn } of batch) {
         w.prepare('SAVEPOINT tx').run();
         try {
@@ -272,13 +334,13 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** One writer does everything on SQLite; the busy time-out is the only wait, and it is not per statement. */
+  /** One writer does everything on SQLite; waiting for another process's lock (whenUnlocked) is the only wait, and it is not per statement. */
   maintenance<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     return fn(this);
   }
 
   async migrate(): Promise<void> {
-    await applyMigrations(this.writer, dialect, (fn) => this.transaction(fn));
+    await applyMigrations(this, dialect, (fn) => this.transaction(fn));
   }
 
   async ping(): Promise<void> {
