@@ -76,6 +76,7 @@ export class Replica<T extends object = Record<string, unknown>> {
   private flushing: Promise<void> | undefined;
   private stopped = false;
   private isOnline = false;
+  private socketOpen = false;
   private readonly filterTree;
   /** Resolves once the stored copy is loaded. */
   readonly ready: Promise<void>;
@@ -163,7 +164,17 @@ export class Replica<T extends object = Record<string, unknown>> {
 
   // --- internals ---
 
-  private readonly onOnline = () => void this.sync().then(() => this.flush());
+  /** The device is back online: catch up, send the queue, and reconnect a socket waiting out its backoff now. */
+  private readonly onOnline = () => {
+    if (!this.socketOpen && this.unsubscribe) {
+      this.unsubscribe();
+      this.unsubscribe = undefined;
+    }
+    void this.sync()
+      .then(() => this.flush())
+      .then(() => this.subscribe())
+      .catch((e) => this.emit('error', e));
+  };
 
   private async start(): Promise<void> {
     const s = await this.storage.load();
@@ -186,6 +197,7 @@ export class Replica<T extends object = Record<string, unknown>> {
     this.unsubscribe = this.realtime.subscribe<T>([this.collection.name], (e) => void this.onEvent(e), {
       after: this.lastEventId ?? undefined,
       onState: (state) => {
+        this.socketOpen = state === 'open';
         if (state === 'open') {
           if (opened) void this.sync().then(() => this.flush()).catch((e) => this.emit('error', e));
           opened = true;

@@ -77,6 +77,16 @@ export class MemoryStorage implements ReplicaStorage {
   protected async persist(): Promise<void> {}
 }
 
+/** The part of node:fs/promises a FileStorage uses (typed here: the SDK builds without Node's types). */
+interface Fs {
+  readFile(path: string, encoding: 'utf8'): Promise<string>;
+  writeFile(path: string, text: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+}
+// Imported by a name held in a variable so browser bundlers leave it alone: only FileStorage, in Node, loads it.
+const NODE_FS = 'node:fs/promises';
+const nodeFs = (): Promise<Fs> => import(NODE_FS);
+
 /**
  * A JSON file (Node): the whole state, written to a temporary file and renamed over the old one
  * after each change, so a crash leaves the old state or the new one, never half of one.
@@ -91,12 +101,12 @@ export class FileStorage extends MemoryStorage {
 
   override async load(): Promise<ReplicaState> {
     if (!this.loaded) {
-      const fs = await import('node:fs/promises');
+      const fs = await nodeFs();
       try {
         const saved = JSON.parse(await fs.readFile(this.path, 'utf8')) as { checkpoint: string | null; lastEventId: string | null; docs: Array<[string, HeldDoc]>; queue: QueuedWrite[] };
         this.state = { checkpoint: saved.checkpoint, lastEventId: saved.lastEventId, docs: new Map(saved.docs), queue: saved.queue };
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        if ((e as { code?: string }).code !== 'ENOENT') throw e;
       }
       this.loaded = true;
     }
@@ -106,7 +116,7 @@ export class FileStorage extends MemoryStorage {
   protected override persist(): Promise<void> {
     const text = JSON.stringify({ ...this.state, docs: [...this.state.docs] });
     this.chain = this.chain.then(async () => {
-      const fs = await import('node:fs/promises');
+      const fs = await nodeFs();
       await fs.writeFile(`${this.path}.tmp`, text);
       await fs.rename(`${this.path}.tmp`, this.path);
     });
