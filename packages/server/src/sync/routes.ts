@@ -70,7 +70,7 @@ export function syncRoutes(app: FastifyInstance, deps: { sync: SyncService; rule
     {
       config: { access: 'key' },
       schema: {
-        tags: ['sync'],
+        tags: ['realtime'],
         summary: 'Snapshot or catch up a copy of a collection (offline-first replicas)',
         params: Type.Object({ collection: Type.String() }),
         querystring: SyncQuery,
