@@ -59,7 +59,12 @@ async function cursorPaging(svc: Svc): Promise<{ docs: number; requests: number;
   let requests = 0;
   let cursor: string | null = null;
   do {
-    const page: { documents: unknown[]; nextCursor: string | null } = await call(svc.url, 'GET', `/v1/items/docs?limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`, svc.key);
+    const page: { documents: unknown[]; nextCursor: string | null } = await call(
+      svc.url,
+      'GET',
+      `/v1/items/docs?limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`,
+      svc.key,
+    );
     requests++;
     docs += page.documents.length;
     cursor = page.nextCursor;
@@ -87,7 +92,14 @@ async function benchStore(store: StoreKind, rows: string[][], notes: string[]): 
     const syncRate = (1000 * sync.docs) / sync.ms;
     const listRate = (1000 * lists.docs) / lists.ms;
     const ratio = syncRate / listRate;
-    rows.push([name, `first sync of ${num(sync.docs)} documents (best of ${ROUNDS})`, num(sync.requests), num(sync.ms), num(syncRate), `${num(100 * ratio)} % of cursor lists (target ≥ ${num(100 * SYNC_TARGET)} %) ${ratio >= SYNC_TARGET ? '✅' : '❌'}`]);
+    rows.push([
+      name,
+      `first sync of ${num(sync.docs)} documents (best of ${ROUNDS})`,
+      num(sync.requests),
+      num(sync.ms),
+      num(syncRate),
+      `${num(100 * ratio)} % of cursor lists (target ≥ ${num(100 * SYNC_TARGET)} %) ${ratio >= SYNC_TARGET ? '✅' : '❌'}`,
+    ]);
     rows.push([name, `cursor lists of the same ${num(lists.docs)} (best of ${ROUNDS})`, num(lists.requests), num(lists.ms), num(listRate), '']);
 
     log(`${name}: ${CHANGES} updates while away, then a catch-up`);

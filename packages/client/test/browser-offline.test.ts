@@ -20,7 +20,16 @@ const ROOTS: Record<string, string> = {
 };
 // The page is served by a route (as an app's service worker would serve it offline), which Chromium
 // counts as a public address: its Local Network Access checks would then refuse the socket to svc on 127.0.0.1.
-const ARGS = ['--disable-features=LocalNetworkAccessChecks', '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--disable-features=LocalNetworkAccessChecks',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const missing = !existsSync(CHROMIUM)
   ? `Chromium is not installed at ${CHROMIUM}`
   : !existsSync(join(ROOTS['/sdk/'], 'index.js')) || !existsSync(join(ROOTS['/filter/'], 'index.js'))
@@ -66,12 +75,29 @@ async function startPageServer(svcUrl: string, publicKey: string) {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
 type Todo = { id: string; title: string; n?: number };
-type W = { todos: { query(q?: object): Todo[]; pending: number; online: boolean; create(d: object): Promise<Todo>; update(id: string, p: object): Promise<unknown>; delete(id: string): Promise<void>; get(id: string): Todo | undefined; sync(): Promise<void>; flush(): Promise<void> }; log: { conflicts: Array<{ status: number; local: Todo | null; server: Todo | null }>; resets: number; errors: string[] } };
+type W = {
+  todos: {
+    query(q?: object): Todo[];
+    pending: number;
+    online: boolean;
+    create(d: object): Promise<Todo>;
+    update(id: string, p: object): Promise<unknown>;
+    delete(id: string): Promise<void>;
+    get(id: string): Todo | undefined;
+    sync(): Promise<void>;
+    flush(): Promise<void>;
+  };
+  log: { conflicts: Array<{ status: number; local: Todo | null; server: Todo | null }>; resets: number; errors: string[] };
+};
 
 const clock = new ManualClock();
 let f: Fixture;
@@ -108,7 +134,9 @@ async function open(): Promise<Page> {
   return page;
 }
 
-test('Chromium: offline create, edit, delete; reload offline; back online the server converges; two tabs; a conflict; an expired checkpoint', { skip: missing }, async () => {
+test('Chromium: offline create, edit, delete; reload offline; back online the server converges; two tabs; a conflict; an expired checkpoint', {
+  skip: missing,
+}, async () => {
   const a = await server().create({ title: 'a' });
   const b = await server().create({ title: 'b' });
   const page = await open();

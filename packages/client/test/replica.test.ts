@@ -19,7 +19,8 @@ function switchableFetch() {
   const fetch: FetchLike = async (input, init) => {
     if (state.offline) throw new TypeError('fetch failed (offline)');
     const h = new Headers(init?.headers as HeadersInit);
-    if (init?.method && init.method !== 'GET') state.writes.push({ method: init.method, url: String(input), ifMatch: h.get('if-match'), key: h.get('idempotency-key') });
+    if (init?.method && init.method !== 'GET')
+      state.writes.push({ method: init.method, url: String(input), ifMatch: h.get('if-match'), key: h.get('idempotency-key') });
     return globalThis.fetch(input, init);
   };
   return { state, fetch };
@@ -96,7 +97,10 @@ describe('replica', () => {
       ['POST', 'PATCH', 'PATCH', 'POST', 'DELETE'],
       'sent in the order made',
     );
-    assert.ok(writes.every((w) => w.key), 'every write carries an Idempotency-Key');
+    assert.ok(
+      writes.every((w) => w.key),
+      'every write carries an Idempotency-Key',
+    );
     assert.equal(writes[2].ifMatch, `"${keptVersion}"`, 'the update of a server document carries the If-Match of the version it was made on');
     assert.match(writes[1].ifMatch ?? '', /^"\d+"$/, 'the update of a document created offline: the version its create got');
     r.close();
@@ -149,19 +153,28 @@ describe('replica', () => {
     const net = switchableFetch();
     const admin = f.admin().collection<Todo>('notes');
     await admin.create({ title: 'on server' });
-    const r = f.admin({ fetch: net.fetch }).collection<Todo>('notes').replica({ storage: new FileStorage(file) });
+    const r = f
+      .admin({ fetch: net.fetch })
+      .collection<Todo>('notes')
+      .replica({ storage: new FileStorage(file) });
     await r.ready;
     await until(() => r.query().length === 1, 10_000, 'snapshot');
     net.state.offline = true;
     await r.create({ title: 'written offline' });
     r.close();
-    const again = f.admin({ fetch: net.fetch }).collection<Todo>('notes').replica({ storage: new FileStorage(file) });
+    const again = f
+      .admin({ fetch: net.fetch })
+      .collection<Todo>('notes')
+      .replica({ storage: new FileStorage(file) });
     await again.ready;
     assert.deepEqual(titles(again), ['on server', 'written offline']);
     assert.equal(again.pending, 1);
     net.state.offline = false;
     await again.flush();
-    assert.deepEqual((await admin.list({ sortBy: 'title' })).documents.map((d) => d.title), ['on server', 'written offline']);
+    assert.deepEqual(
+      (await admin.list({ sortBy: 'title' })).documents.map((d) => d.title),
+      ['on server', 'written offline'],
+    );
     again.close();
   });
 

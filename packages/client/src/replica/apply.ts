@@ -2,9 +2,7 @@ import type { Doc } from '../types.js';
 import type { HeldDoc, QueuedWrite } from './storage.js';
 
 /** One change of a sync answer (API.md §3.1). */
-export type Change =
-  | { op: 'upsert'; id: string; version: string; document: Doc<Record<string, unknown>> }
-  | { op: 'delete'; id: string; version: string };
+export type Change = { op: 'upsert'; id: string; version: string; document: Doc<Record<string, unknown>> } | { op: 'delete'; id: string; version: string };
 
 export interface SyncAnswer {
   changes: Change[];
@@ -45,7 +43,8 @@ export function applyLocally(docs: Map<string, HeldDoc>, queue: QueuedWrite[]): 
   for (const [id, d] of docs) view.set(id, d.document);
   for (const w of queue) {
     const now = new Date(Number.parseInt(w.seq.slice(0, 10), 36)).toISOString();
-    if (w.kind === 'create') view.set(w.id, { ...(w.body as Record<string, unknown>), id: w.id, createdAt: now, updatedAt: now } as Doc<Record<string, unknown>>);
+    if (w.kind === 'create')
+      view.set(w.id, { ...(w.body as Record<string, unknown>), id: w.id, createdAt: now, updatedAt: now } as Doc<Record<string, unknown>>);
     else if (w.kind === 'update') {
       const held = view.get(w.id);
       if (held) view.set(w.id, { ...mergePatch(held, w.body ?? {}), id: w.id, createdAt: held.createdAt, updatedAt: now } as Doc<Record<string, unknown>>);

@@ -33,7 +33,10 @@ export class IndexedDbStorage implements ReplicaStorage {
   async load(): Promise<ReplicaState> {
     const db = await this.open();
     const tx = db.transaction(['meta', 'docs', 'queue']);
-    const meta = ((await tx.objectStore('meta').get(this.name)) ?? { checkpoint: null, lastEventId: null }) as { checkpoint: string | null; lastEventId: string | null };
+    const meta = ((await tx.objectStore('meta').get(this.name)) ?? { checkpoint: null, lastEventId: null }) as {
+      checkpoint: string | null;
+      lastEventId: string | null;
+    };
     const docs = (await tx.objectStore('docs').getAll(this.range())) as Array<HeldDoc>;
     const queue = (await tx.objectStore('queue').getAll(this.range())) as QueuedWrite[];
     return { ...meta, docs: new Map(docs.map((d) => [d.document.id, d])), queue };

@@ -199,7 +199,10 @@ export class Replica<T extends object = Record<string, unknown>> {
       onState: (state) => {
         this.socketOpen = state === 'open';
         if (state === 'open') {
-          if (opened) void this.sync().then(() => this.flush()).catch((e) => this.emit('error', e));
+          if (opened)
+            void this.sync()
+              .then(() => this.flush())
+              .catch((e) => this.emit('error', e));
           opened = true;
           this.setOnline(true);
         } else if (state === 'reconnecting') this.setOnline(false);

@@ -103,7 +103,12 @@ export class FileStorage extends MemoryStorage {
     if (!this.loaded) {
       const fs = await nodeFs();
       try {
-        const saved = JSON.parse(await fs.readFile(this.path, 'utf8')) as { checkpoint: string | null; lastEventId: string | null; docs: Array<[string, HeldDoc]>; queue: QueuedWrite[] };
+        const saved = JSON.parse(await fs.readFile(this.path, 'utf8')) as {
+          checkpoint: string | null;
+          lastEventId: string | null;
+          docs: Array<[string, HeldDoc]>;
+          queue: QueuedWrite[];
+        };
         this.state = { checkpoint: saved.checkpoint, lastEventId: saved.lastEventId, docs: new Map(saved.docs), queue: saved.queue };
       } catch (e) {
         if ((e as { code?: string }).code !== 'ENOENT') throw e;

@@ -91,7 +91,10 @@ export function syncRoutes(app: FastifyInstance, deps: { sync: SyncService; rule
       }
       const view = await viewOf(request, collection, q.filter);
       const answer = await deps.sync.answer(view, q);
-      return reply.code(200).type('application/json; charset=utf-8').send(answerJson(answer) as never);
+      return reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .send(answerJson(answer) as never);
     },
   );
 }

@@ -75,7 +75,13 @@ export class SyncService {
     const page = rows.slice(0, limit);
     const last = rows.length > limit ? page[page.length - 1] : undefined;
     return {
-      changes: page.map((r) => ({ op: 'upsert' as const, id: r.id, version: r.version, document: documentJson(r.id, r.data, r.created_at, r.updated_at), at: 0n })),
+      changes: page.map((r) => ({
+        op: 'upsert' as const,
+        id: r.id,
+        version: r.version,
+        document: documentJson(r.id, r.data, r.created_at, r.updated_at),
+        at: 0n,
+      })),
       checkpoint: await this.tokens.checkpoint(binding, { origin, pos: origin, view }),
       lastEventId: null,
       nextCursor: last ? await this.tokens.cursor(binding, { origin, view, afterId: last.id }) : null,
@@ -97,7 +103,11 @@ export class SyncService {
     }
     const events: ChangeEvent[] = [];
     for (let after = cp.origin; after < latest; ) {
-      const chunk = await readChanges(this.store, this.store.dialect, v.databaseId, String(after), { limit: EVENT_CHUNK, upTo: String(latest), collections: [v.collection] });
+      const chunk = await readChanges(this.store, this.store.dialect, v.databaseId, String(after), {
+        limit: EVENT_CHUNK,
+        upTo: String(latest),
+        collections: [v.collection],
+      });
       events.push(...chunk);
       if (chunk.length < EVENT_CHUNK) break;
       after = BigInt(chunk[chunk.length - 1].id);

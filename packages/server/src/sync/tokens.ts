@@ -91,12 +91,18 @@ export class SyncTokens {
 
   private async mac(body: string): Promise<Buffer> {
     this.key ??= this.loadKey();
-    return createHmac('sha256', await this.key).update(body).digest().subarray(0, MAC_BYTES);
+    return createHmac('sha256', await this.key)
+      .update(body)
+      .digest()
+      .subarray(0, MAC_BYTES);
   }
 
   private async loadKey(): Promise<Buffer> {
     try {
-      return createHash('sha256').update('svc sync token key\u0000').update(await serverSecret(this.store, 'sync-checkpoints')).digest();
+      return createHash('sha256')
+        .update('svc sync token key\u0000')
+        .update(await serverSecret(this.store, 'sync-checkpoints'))
+        .digest();
     } catch (e) {
       this.key = undefined; // asked again next time (a store briefly unreachable)
       throw e;
