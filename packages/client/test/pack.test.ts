@@ -70,7 +70,11 @@ test('the tarball holds the build, its types, the sources of its maps and the RE
   assert.equal(manifest.private, undefined, 'publishable');
   assert.match(manifest.version, /^\d+\.\d+\.\d+/);
   assert.equal(manifest.exports['.'].types, './dist/index.d.ts');
-  assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['@svc/filter', 'idb'], "two dependencies: the query language and IndexedDB's wrapper (the replica)");
+  assert.deepEqual(
+    Object.keys(manifest.dependencies).sort(),
+    ['@svc/filter', 'idb'],
+    "two dependencies: the query language and IndexedDB's wrapper (the replica)",
+  );
 });
 
 test("from Node: the README's ten-line example, pasted into the project, type-checks against the installed package and runs", async () => {
