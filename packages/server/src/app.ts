@@ -141,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     auth,
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log, invalidation }),
     createRules({ store }),
-    createSync({ store, rules: documents.rules }),
+    createSync({ store, rules: documents.rules, log: app.log }),
     createDocs({ publicUrl: config.publicUrl }),
     createDashboard({ publicUrl: config.publicUrl }),
     keyUsage,

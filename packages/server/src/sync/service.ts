@@ -43,6 +43,11 @@ export class SyncService {
     this.tokens = new SyncTokens(store);
   }
 
+  /** Reads the signing key (tokens.ts); a sync request reads it itself if this failed. */
+  ready(): Promise<void> {
+    return this.tokens.ready();
+  }
+
   async answer(v: SyncView, q: { limit: number; cursor?: string; checkpoint?: string }): Promise<SyncAnswer> {
     const binding = SyncTokens.binding([v.databaseId, v.collection, v.filter ?? '', v.caller]);
     // The filter is checked (400 invalid_filter) before any token, as a list does.

@@ -39,6 +39,12 @@ export class SyncTokens {
 
   constructor(private readonly store: Store) {}
 
+  /** Reads (or makes) the key now: at start, so that no sync request has to write it (a SQLite lock would answer 503). */
+  async ready(): Promise<void> {
+    this.key ??= this.loadKey();
+    await this.key;
+  }
+
   /** A short hash of what a token is bound to. */
   static binding(parts: string[]): string {
     return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
