@@ -6,6 +6,9 @@ import { apiClient, assertError, type ApiClient } from '../helpers/api.ts';
 import { newUser, type SignedIn } from '../helpers/auth-client.ts';
 import { ManualClock } from '../../src/infra/clock.ts';
 import { pruneChangesBefore } from '../../src/changes/retention.ts';
+import { PassThrough } from 'node:stream';
+import { exportDatabase } from '../../src/transfer/export.ts';
+import { importDatabase } from '../../src/transfer/import.ts';
 import { assertConverged, syncGet, TestCopy, type Doc } from './sync-client.ts';
 
 const own = { $auth: 'id' };
@@ -194,6 +197,27 @@ forEachStore('sync: snapshot and catch-up', (kind) => {
     assert.deepEqual((await notes.catchUp()).reset, true);
     await assertConverged(notes, secret, 'notes');
     assert.equal((await syncGet(secret, 'notes', { checkpoint: notes.checkpoint as string })).reset, false, 'a new checkpoint works again');
+  });
+
+  test('reset: a database exported, deleted and imported anew has no events after the checkpoint', async () => {
+    await create(secret, 'moved', { n: 1 });
+    const copy = new TestCopy(secret, 'moved');
+    await copy.snapshot();
+    await create(secret, 'moved', { n: 2 }); // after the checkpoint: the import does not carry past events
+    const file = new PassThrough();
+    const chunks: Buffer[] = [];
+    file.on('data', (c: Buffer) => chunks.push(c));
+    await exportDatabase({ databaseUrl: t.server.config.databaseUrl, databaseId: t.db.databaseId, out: file });
+    file.end();
+    const op = apiClient(t.server, () => t.server.operatorToken());
+    await op.delete(`/admin/databases/${t.db.databaseId}`, 204);
+    const input = new PassThrough();
+    input.end(Buffer.concat(chunks));
+    await importDatabase({ databaseUrl: t.server.config.databaseUrl, input });
+    const answer = await syncGet(secret, 'moved', { checkpoint: copy.checkpoint as string });
+    assert.equal(answer.reset, true, 'the events after the checkpoint are not in the imported database');
+    assert.equal((await copy.catchUp()).reset, true);
+    await assertConverged(copy, secret, 'moved');
   });
 
   test('bad requests: limit, cursor with checkpoint, search, a bad filter, tampered tokens, the reserved name', async () => {
