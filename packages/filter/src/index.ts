@@ -7,5 +7,5 @@ export type { Condition, ElementMatch, FieldRef, Filter, Operand, RangeOp, Scala
 export { FilterError, fieldRef, filterPaths, MAX_CLAUSES, MAX_DEPTH, MAX_LIST, parseFilter, parseSort, type ParseOptions } from './parse.js';
 export { matcher, matches, type Document } from './match.js';
 export { compare, compareValues } from './order.js';
-export { authFields, isAuthOperand, NEVER, type Substitute } from './auth.js';
+export { authFields, isAuthOperand, Itself, NEVER, resolveAuthOperands, type Substitute } from './auth.js';
 export { casefold, compareCodePoints, isStorableString, parseFieldPath, prefixUpperBound } from './text.js';

@@ -7,7 +7,8 @@ import { normalizeEmail } from '../auth/users.ts';
 import type { MfaStep, MfaTokens } from '../auth/mfa/mfa-tokens.ts';
 import { ANY_IP, codeAccount, type Owner } from '../auth/mfa/owner.ts';
 import { limitFailedAttempts } from '../auth/limits.ts';
-import { checkOperatorCredentials, startOperatorSession, type Operator } from './operators.ts';
+import { checkOperatorCredentials } from './operators.ts';
+import { startOperatorSession, type Operator } from '../keys/operator-sessions.ts';
 
 /** What authenticator apps show for an operator's factor. */
 const ISSUER = 'svc dashboard';

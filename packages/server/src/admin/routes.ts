@@ -6,7 +6,8 @@ import { ErrorResponse, errorResponses, NoContent } from '../http/error-schema.t
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import { limitFailedAttempts, operatorAccount } from '../auth/limits.ts';
 import { normalizeEmail } from '../auth/users.ts';
-import { createOperator, signOutOperator } from './operators.ts';
+import { createOperator } from './operators.ts';
+import { signOutOperator } from '../keys/operator-sessions.ts';
 import type { OperatorMfa } from './operator-mfa.ts';
 import { createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from '../databases/databases.ts';
 import { createKey, listKeys, revokeKey } from '../keys/keys.ts';

@@ -1,7 +1,8 @@
 import { ApiError } from '../errors.ts';
 import { randomBase62, sameSecret } from '../keys/key-format.ts';
 import type { Store } from '../store/store.ts';
-import { countOperators, createOperator, signInOperator, type Operator } from './operators.ts';
+import { countOperators, createOperator, signInOperator } from './operators.ts';
+import type { Operator } from '../keys/operator-sessions.ts';
 
 /** Prefix of first-run setup tokens, so a pasted one is recognisable. */
 export const SETUP_TOKEN_PREFIX = 'svc_setup_';

@@ -1,3 +1,4 @@
+import { bound, type Sql } from '../store/sql.ts';
 import type { JsonSql, Param } from '../store/store.ts';
 import type { KeyValue } from './cursor.ts';
 import type { Field } from './query.ts';
@@ -59,10 +60,9 @@ export function keyValues(sort: Sort, row: Record<string, unknown>): KeyValue[] 
   });
 }
 
-/** One range of the rows after a position: a WHERE fragment, its parameters, and the ORDER BY within it. */
+/** One range of the rows after a position: a WHERE fragment (with its parameters) and the ORDER BY within it. */
 export interface KeysetRange {
-  sql: string;
-  params: Param[];
+  where: Sql;
   order: string;
 }
 
@@ -90,7 +90,7 @@ export function keysetRanges(sort: Sort, values: KeyValue[], id: string, from = 
   // ties (the documents of one bulk share their createdAt, and a page often ends inside them).
   const [only] = sort.keys;
   if (sort.keys.length === 1 && SYSTEM_COLUMNS.has(only) && values[0] !== null) {
-    return [{ sql: `((${only}, id) ${op} (${param}, ${param}))`, params: [values[0] as Param, id], order: `${only}${dir}, id${dir}` }];
+    return [{ where: bound(`((${only}, id) ${op} (${param}, ${param}))`, values[0] as Param, id), order: `${only}${dir}, id${dir}` }];
   }
   const keys = [...sort.keys, 'id'];
   const vals: KeyValue[] = [...values, id];
@@ -100,8 +100,7 @@ export function keysetRanges(sort: Sort, values: KeyValue[], id: string, from = 
     const fixed = keys.slice(0, i).map((k, j) => (vals[j] === null ? `${k} IS NULL` : `${k} = ${param}`));
     const params = vals.slice(0, i + 1).filter((v) => v !== null) as Param[];
     ranges.push({
-      sql: `(${[...fixed, `${keys[i]} ${op} ${param}`].join(' AND ')})`,
-      params,
+      where: bound(`(${[...fixed, `${keys[i]} ${op} ${param}`].join(' AND ')})`, ...params),
       order: keys
         .slice(i)
         .map((k) => k + dir)

@@ -3,7 +3,6 @@ import { ApiError } from '../errors.ts';
 const COLLECTION = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 export const RESERVED_COLLECTIONS = new Set(['auth', 'realtime', 'webhooks', 'admin', 'collections', 'openapi.json', 'sync']);
 const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Validates a collection name (§1). Reserved names are checked first: "openapi.json" is both. */
 /** Why `name` can't be a collection's name (checkCollection's message), or undefined when it can. */
@@ -38,9 +37,5 @@ export function isDocumentId(id: string): boolean {
   return DOCUMENT_ID.test(id);
 }
 
-/** Splits a field path (`author.name`) into validated segments, or undefined when malformed. */
-export function parseFieldPath(path: string): string[] | undefined {
-  if (path.length > 256) return undefined;
-  const segments = path.split('.');
-  return segments.length <= 16 && segments.every((s) => SEGMENT.test(s)) ? segments : undefined;
-}
+/** Splits a field path (`author.name`) into validated segments, or undefined when malformed: the query language's own rule. */
+export { parseFieldPath } from '@svc/filter';

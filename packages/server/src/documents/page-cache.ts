@@ -1,7 +1,7 @@
 import { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 import type { Store } from '../store/store.ts';
-import type { JsonObject } from '../json/merge-patch.ts';
+import type { Filter } from '@svc/filter';
 import { lastChangeId } from '../changes/read.ts';
 
 /** A list's answer as kept: its JSON text, and what to do again when it is answered from memory. */
@@ -101,7 +101,7 @@ export class PageCache {
    * version, else from `build` (kept). `query`: everything of the request the answer depends on
    * besides the database's data (the collection, the parsed query string).
    */
-  async answer(databaseId: string, query: unknown, read: JsonObject | undefined, build: () => Promise<Page>): Promise<string> {
+  async answer(databaseId: string, query: unknown, read: Filter | undefined, build: () => Promise<Page>): Promise<string> {
     const pages = this.pages;
     if (!pages) return (await build()).text;
     if (!this.invalidation?.current()) {

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.ts';
 import { isObject, type JsonObject } from '../json/merge-patch.ts';
 import { parseFieldPath } from './names.ts';
+import type { JsonSql } from '../store/store.ts';
 
 /**
  * Projection (API.md §1.1 `fields=title,author.name`): a tree of the requested paths, applied to a
@@ -69,13 +70,13 @@ export function project(data: JsonObject, projection: Projection): JsonObject {
 }
 
 /**
- * SELECT columns `f0, f1, …`: the JSON text of each top-level field the projection names, NULL when
+ * SELECT columns `f0, f1, …` (an expression and its name each): the JSON text of each top-level field the projection names, NULL when
  * the document lacks it. A list reads these instead of whole documents: the store does the picking
  * and sends less, and only fields with a nested path are parsed here.
  */
-export function projectionColumns(dialect: 'sqlite' | 'postgres', projection: Projection): string {
+export function projectionColumns(json: JsonSql, projection: Projection): Array<{ expression: string; name: string }> {
   // Keys are validated field-path segments ([A-Za-z_][A-Za-z0-9_]*): safe to write into SQL.
-  return [...projection.keys()].map((key, i) => (dialect === 'sqlite' ? `data -> '$.${key}' AS f${i}` : `(data -> '${key}')::text AS f${i}`)).join(', ');
+  return [...projection.keys()].map((key, i) => ({ expression: json.fieldText(key), name: `f${i}` }));
 }
 
 /** The user's fields of a projected row (selected with projectionColumns) as JSON object text. */

@@ -1,10 +1,12 @@
+import { LRUCache } from 'lru-cache';
 import { ApiError, notFound } from '../errors.ts';
 import type { Clock } from '../infra/clock.ts';
-import { isObject, type JsonObject } from '../json/merge-patch.ts';
+import { type Filter, matcher, parseFilter } from '@svc/filter';
+import { isObject } from '../json/merge-patch.ts';
+import { parseChecked } from './query.ts';
 import {
   authFields,
   authValue,
-  compileMatcher,
   NEVER,
   loadRules,
   resolveRule,
@@ -33,8 +35,8 @@ import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 
 /** The documents one operation of a public-key request may touch. */
 export interface Scope {
-  /** The rule's filter, `$auth` operands replaced, for the list SQL; undefined: every document. */
-  filter?: JsonObject;
+  /** The rule's filter, parsed with its `$auth` operands resolved, for the list SQL; undefined: every document. */
+  filter?: Filter;
   /** The same predicate in memory, over a document as the API shows it (system fields included). */
   matches: Matcher;
   /** The filter has a clause on the field `id`: only then may a create carry its own id. */
@@ -55,14 +57,13 @@ export interface Scopes {
 }
 
 const EVERY: Scope = { matches: () => true, namesId: false };
-/** `$in: []` compiles to `(1 = 0)` in the list SQL, and the matcher agrees. */
-const NOTHING: Scope = { filter: { id: { $in: [] } }, matches: () => false, namesId: false };
+/** `$in: []` is `(1 = 0)` in the list SQL, and the matcher agrees. */
+const NOTHING: Scope = { filter: parseFilter({ id: { $in: [] } }), matches: () => false, namesId: false };
 
-/** Whether a filter has a clause on `field`, at its top or inside `$and` / `$or`. */
-function namesField(filter: JsonObject, field: string): boolean {
-  return Object.entries(filter).some(
-    ([key, value]) => key === field || ((key === '$and' || key === '$or') && Array.isArray(value) && value.some((f) => isObject(f) && namesField(f, field))),
-  );
+/** Whether a filter has a clause on the system field `field`, at its top or inside `$and` / `$or`. */
+function namesField(filter: Filter, field: string): boolean {
+  if (filter.kind === 'field') return 'system' in filter.field && filter.field.system === field;
+  return filter.parts.some((f) => namesField(f, field));
 }
 
 /** The scope of a resolved rule (never `session`: the caller resolved the user first). */
@@ -70,9 +71,10 @@ function scopeOf(access: RuleAccess): Scope {
   if (access.kind === 'all') return EVERY;
   if (access.kind !== 'filter') return NOTHING;
   try {
-    return { filter: access.filter, matches: compileMatcher(access.filter), namesId: namesField(access.filter, 'id') };
+    const filter = parseChecked(access.filter);
+    return { filter, matches: matcher(filter), namesId: namesField(filter, 'id') };
   } catch {
-    // Stored rules were validated when written: a filter that no longer compiles lets nothing through rather than everything.
+    // Stored rules were validated when written: a filter that no longer parses lets nothing through rather than everything.
     return NOTHING;
   }
 }
@@ -80,25 +82,25 @@ function scopeOf(access: RuleAccess): Scope {
 /** Per filter rule: the `$auth` fields it names, and its scopes by the values they take for a user. */
 interface CompiledRule {
   fields: unknown[];
-  scopes: Map<string, Scope>;
+  scopes: LRUCache<string, Scope>;
 }
 /** Rules are parsed once per settings text and shared (rules/rules.ts rulesOfSettings): a changed rule is a new object. */
 const compiled = new WeakMap<object, CompiledRule>();
-/** Scopes kept per rule, then forgotten all at once (one per distinct user of a `$auth` rule). */
+/** Scopes kept per rule, the least recently used forgotten first (one per distinct user of a `$auth` rule). */
 const MAX_SCOPES_PER_RULE = 10_000;
 /** Stands for NEVER in a key: JSON gives no scalar this text. */
 const NEVER_KEY = {};
 
 /**
  * The scope of a rule for a user, compiled once per rule and per the values of its `$auth`
- * operands: compiling (compileMatcher checks the filter with the list compiler first) took
+ * operands: compiling (parsing and checking the filter, then the matcher) took
  * about 7 of the 9 µs that deciding a public-key insert under an owner rule cost (node
  * --cpu-prof). The resolved filter depends on nothing else, so the same key is the same scope.
  */
 function scopeFor(rule: Rule, user: RuleUser | undefined): Scope {
   if (!user || !isObject(rule)) return scopeOf(resolveRule(rule, user));
   let entry = compiled.get(rule);
-  if (!entry) compiled.set(rule, (entry = { fields: authFields(rule), scopes: new Map() }));
+  if (!entry) compiled.set(rule, (entry = { fields: authFields(rule), scopes: new LRUCache({ max: MAX_SCOPES_PER_RULE }) }));
   const key = JSON.stringify(
     entry.fields.map((field) => {
       const v = authValue(user, field);
@@ -108,7 +110,6 @@ function scopeFor(rule: Rule, user: RuleUser | undefined): Scope {
   let scope = entry.scopes.get(key);
   if (!scope) {
     scope = scopeOf(resolveRule(rule, user));
-    if (entry.scopes.size >= MAX_SCOPES_PER_RULE) entry.scopes.clear();
     entry.scopes.set(key, scope);
   }
   return scope;

@@ -1,9 +1,8 @@
+import { filterPaths, parseFilter } from '@svc/filter';
 import { isObject } from '../json/merge-patch.ts';
-import { replaceAuthOperands } from '../rules/auth-operands.ts';
 import type { Rules } from '../rules/types.ts';
 import type { Store } from '../store/store.ts';
 import type { AutoIndexer } from './indexes.ts';
-import { compileFilter } from './query.ts';
 
 /**
  * The fields a database's read rules filter on ask for their automatic indexes when the rules are
@@ -22,12 +21,12 @@ export function hearRuleSaves(store: Store, indexer: AutoIndexer): () => void {
 }
 
 /** The field paths a rule's filter names at its top (its `$auth` operands stand for any scalar). */
-export function ruleFilterPaths(store: Store, rule: unknown): string[][] {
+export function ruleFilterPaths(rule: unknown): string[][] {
   if (!isObject(rule)) return [];
   try {
-    return compileFilter(store.dialect.json, JSON.stringify(replaceAuthOperands(rule, () => ''))).paths;
+    return filterPaths(parseFilter(rule, { auth: () => '' }));
   } catch {
-    return []; // validated when written: nothing to ask for if it no longer compiles
+    return []; // validated when written: nothing to ask for if it no longer parses
   }
 }
 
@@ -46,9 +45,9 @@ export function rulesSaved(store: Store, databaseId: string, rulesText: string):
 async function askFor({ store, indexer }: { store: Store; indexer: AutoIndexer }, databaseId: string, rules: Rules): Promise<void> {
   const asks = new Map<string, string[][]>();
   for (const [collection, entry] of Object.entries(rules)) {
-    if (collection !== '*') asks.set(collection, ruleFilterPaths(store, entry.read));
+    if (collection !== '*') asks.set(collection, ruleFilterPaths(entry.read));
   }
-  const wildcard = ruleFilterPaths(store, rules['*']?.read);
+  const wildcard = ruleFilterPaths(rules['*']?.read);
   if (wildcard.length) {
     const collections = await store.all<{ name: string }>('SELECT name FROM collections WHERE database_id = ? AND count > 0', [databaseId]);
     for (const { name } of collections) if (!asks.has(name)) asks.set(name, wildcard);

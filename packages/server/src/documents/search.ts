@@ -1,3 +1,5 @@
+import { bound, raw, type Sql } from '../store/sql.ts';
+import { LRUCache } from 'lru-cache';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject, type JsonObject } from '../json/merge-patch.ts';
 import type { Dialect, Param, Queryable, Transaction } from '../store/store.ts';
@@ -126,7 +128,7 @@ export function changedSearchCollections(before: SearchSettings | undefined, aft
 }
 
 /** Parsed `settings.search` texts, by text: writes of a database read the same text again and again. */
-const parsed = new Map<string, SearchSettings>();
+const parsed = new LRUCache<string, SearchSettings>({ max: 1000 });
 
 /** The search fields of a collection, as segments, from the `settings.search` JSON text (or null). */
 export function fieldsOf(searchJson: string | null | undefined, collection: string): string[][] | undefined {
@@ -134,7 +136,6 @@ export function fieldsOf(searchJson: string | null | undefined, collection: stri
   let settings = parsed.get(searchJson);
   if (!settings) {
     settings = JSON.parse(searchJson) as SearchSettings;
-    if (parsed.size >= 1000) parsed.clear();
     parsed.set(searchJson, settings);
   }
   const fields = Object.hasOwn(settings, collection) ? settings[collection] : undefined;
@@ -208,10 +209,10 @@ export async function indexChanges(tx: Queryable & Pick<Transaction, 'group'>, d
  * for a ranked page the matches as a derived table `search` (`id`, `search_rank`).
  */
 export interface SearchClause {
-  sql: string;
-  params: Param[];
-  /** `(SELECT id, search_rank …) AS search`: the matches, each ranked in the one pass that finds it. */
-  ranked: { sql: string; params: Param[] };
+  /** The condition a document meets when it matches. */
+  where: Sql;
+  /** `(SELECT id, search_rank …) AS search`: the matches, each ranked in the one pass that finds them. */
+  ranked: Sql;
   /** Ascending (the negated rank, so the best come first): the derived table's column. */
   rankKey: string;
 }
@@ -240,18 +241,18 @@ export async function searchClause(
   if (words.length > SEARCH_LIMITS.words) throw new ApiError('invalid_filter', `search takes at most ${SEARCH_LIMITS.words} words`);
   const rankKey = 'search_rank';
   if (words.length === 0) {
-    return { sql: '(1 = 0)', params: [], ranked: { sql: '(SELECT id, 0 AS search_rank FROM document_search WHERE 1 = 0) AS search', params: [] }, rankKey };
+    return { where: raw('(1 = 0)'), ranked: raw('(SELECT id, 0 AS search_rank FROM document_search WHERE 1 = 0) AS search'), rankKey };
   }
   const { search: sql } = dialect;
+  // The dialect's spellings (store/store.ts SearchSql) take the database, the collection and the query, in that order.
   const params = [databaseId, collection, sql.query(words)];
   // Words are letters, marks and digits only; quotes are doubled all the same.
   const needles = words.map((w) => `' ${w.replaceAll("'", "''")}'`);
   const occurrences = needles.map((n) => `(octet_length(s.words) - octet_length(replace(s.words, ${n}, ''))) / octet_length(${n})`).join(' + ');
   const rank = `-(CAST(${occurrences} AS ${sql.float}) / s.length)`;
   return {
-    sql: sql.matches,
-    params,
-    ranked: { sql: `(SELECT s.id AS id, ${rank} AS search_rank FROM ${sql.matching}${sql.fence}) AS search`, params },
+    where: bound(sql.matches, ...params),
+    ranked: bound(`(SELECT s.id AS id, ${rank} AS search_rank FROM ${sql.matching}${sql.fence}) AS search`, ...params),
     rankKey,
   };
 }

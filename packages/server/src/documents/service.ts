@@ -4,7 +4,7 @@ import type { Clock } from '../infra/clock.ts';
 import { isoAt } from '../auth/tokens.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
-import type { JsonSql, Param, Store, Transaction } from '../store/store.ts';
+import type { Param, Store, Transaction } from '../store/store.ts';
 import { appendChanges, changeGroup, deferDocuments, nextEventId } from '../changes/append.ts';
 import type { ChangeEvent, ChangeListener, NewChange } from '../changes/events.ts';
 import { preconditionFailed, satisfies, type IfMatch } from './preconditions.ts';
@@ -13,43 +13,21 @@ import { VersionStamp, changedOutside, type VersionedRow, type WriteOptions, typ
 import type { AutoIndexer } from './indexes.ts';
 import { checkDocumentId, isDocumentId } from './names.ts';
 import { checkFields } from './fields.ts';
-import { compileFilter, parseField, type CompiledFilter } from './query.ts';
 import { CountCache } from './count-cache.ts';
-import type { Page, PageCache } from './page-cache.ts';
+import { type Caller, type ListDeps, type ListQuery, readPage } from './list.ts';
+import type { PageCache } from './page-cache.ts';
 import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
 import type { Scope, Scopes } from './rule-access.ts';
-import { indexChanges, searchClause, type SearchClause } from './search.ts';
+import { indexChanges } from './search.ts';
 import type { CursorCodec } from './cursor.ts';
-import { firstDifference, keyColumns, keysetRanges, keyValues, orderClause, sortOf } from './keyset.ts';
-import { parseProjection, project, projectedText, projectionColumns, type Projection } from './projection.ts';
+import { parseProjection, project, type Projection } from './projection.ts';
 import { pointReads, type DocumentRow, type PointRead } from './point-reads.ts';
-import { byId, inCollection } from './key-sql.ts';
+import { byId } from './key-sql.ts';
 
 /** A document as the API returns it: the user's fields with `id`, `createdAt`, `updatedAt` beside them. */
 export type Document = JsonObject & { id: string; createdAt: string; updatedAt: string };
 
-export interface ListQuery {
-  /** 0: count only. */
-  limit: number;
-  /** Absent: 0; never with `cursor`. */
-  offset?: number;
-  /** Absent: createdAt, or the rank under `search`. */
-  sortBy?: string;
-  sortOrder: 'asc' | 'desc';
-  filter?: string;
-  /** Full-text words (§1.1); part of what a cursor is bound to. */
-  search?: string;
-  /** A `nextCursor` of a previous page with the same parameters. */
-  cursor?: string;
-  /** `fields=`: a comma-separated projection. */
-  fields?: string;
-}
-
-/** Who asks for a list: the key's kind (an operator counts as a secret key) and the user a public key acts for (rule-access.ts). */
-export interface Caller {
-  kind: 'secret' | 'public';
-  user?: string;
-}
+export type { Caller, ListQuery } from './list.ts';
 
 export interface DocumentsDeps {
   store: Store;
@@ -87,43 +65,6 @@ export interface WriteHook<Prefetched = unknown> {
 
 const SYSTEM_FIELDS = ['id', 'createdAt', 'updatedAt'];
 
-/**
- * A signed cursor holds only values its list produced, but one forged by someone who knows the key
- * could hold text where PostgreSQL expects a number: its data exception (SQLSTATE class 22) is the
- * cursor's fault, a 400, never a 500.
- */
-const refuseForged = (e: unknown): never => {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('22')) throw new ApiError('invalid_cursor', 'The cursor does not fit this sort');
-  throw e;
-};
-
-/**
- * A read rule's filter as SQL, compiled once per filter object: rule-access.ts keeps one scope per
- * rule and per the values of its `$auth` operands, so a public key's lists reuse it (keyed by the
- * dialect's JSON spelling too: tests run both stores in one process). The result is only read.
- */
-const compiledRules = new WeakMap<JsonObject, { json: JsonSql; compiled: CompiledFilter }>();
-function ruleSql(json: JsonSql, filter: JsonObject): CompiledFilter {
-  const known = compiledRules.get(filter);
-  if (known?.json === json) return known.compiled;
-  const compiled = compileFilter(json, JSON.stringify(filter));
-  compiledRules.set(filter, { json, compiled });
-  return compiled;
-}
-
-/**
- * `LIMIT <n> OFFSET ?`: the page size is written into the SQL text, the offset bound. On SQLite a
- * bound LIMIT marks the statement expired on every rebind (its value feeds the planner), so each
- * list re-parsed and re-planned its SQL: 8 % of a list's CPU, 40 → 31 µs per execution measured on
- * 20k documents. `n` is a validated page size (+1), so the statements it makes are few and safe.
- */
-function limitClause(n: number): string {
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`limitClause: not a row count: ${n}`);
-  return `LIMIT ${n} OFFSET ?`;
-}
-
-/** The 404 of a document (a path id is any string: cut it short in the message). */
 const missing = (collection: string, id: string) => notFound(`Document '${id.slice(0, 200)}' not found in collection '${collection}'`);
 
 function toDocument(id: string, data: JsonObject, createdAt: string, updatedAt: string): Document {
@@ -211,7 +152,8 @@ function prefetchOnce(hook: WriteHook, tx: Transaction, databaseId: string): Pro
 
 /** The service behind the §1 routes. Every write records its change in the same transaction. */
 export class DocumentsService {
-  private readonly counts = new CountCache();
+  /** What a list reads with (list.ts): the store and the list's helpers, and the totals remembered per database version. */
+  private readonly listDeps: ListDeps;
   private readonly readById: PointRead;
   /** `WHERE` of one document by its key (key-sql.ts). */
   private readonly oneDocument: string;
@@ -219,6 +161,7 @@ export class DocumentsService {
   constructor(private readonly deps: DocumentsDeps) {
     this.readById = pointReads(deps.store);
     this.oneDocument = byId(deps.store.dialect);
+    this.listDeps = { store: deps.store, limits: deps.limits, indexer: deps.indexer, cursors: deps.cursors, counts: new CountCache() };
   }
 
   private now(): string {
@@ -515,204 +458,11 @@ export class DocumentsService {
    */
   async list(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: Caller): Promise<string> {
     await this.deps.cursors.ready();
-    if (q.search || !this.deps.pages) return (await this.readPage(databaseId, collection, q, read, caller)).text;
+    if (q.search || !this.deps.pages) return (await readPage(this.listDeps, databaseId, collection, q, read, caller)).text;
     // The caller is part of the key: the answer holds a cursor only it may use.
     return this.deps.pages.answer(databaseId, [collection, q, caller.kind, caller.user], read?.filter, () =>
-      this.readPage(databaseId, collection, q, read, caller),
+      readPage(this.listDeps, databaseId, collection, q, read, caller),
     );
-  }
-
-  /** `list`, read from the store. */
-  private async readPage(databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: Caller): Promise<Page> {
-    const { dialect } = this.store;
-    const { cursors } = this.deps;
-    const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
-    const projection = parseProjection(q.fields);
-    // Full-text search (search.ts): a condition like a filter's, and the order by rank unless sortBy is given.
-    const searched = await searchClause(this.store, dialect, databaseId, collection, q.search);
-    if (q.cursor !== undefined && q.offset !== undefined) {
-      throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
-    }
-    const sort =
-      searched && q.sortBy === undefined
-        ? { keys: [searched.rankKey], nullable: [false], desc: false }
-        : sortOf(dialect.json, sortField, q.sortOrder === 'desc');
-    // A cursor is bound to everything the order and the set depend on, and to its caller; limit and fields may change between pages.
-    // The effective sort: no sortBy means createdAt (or the rank, under a search), so both spellings share cursors.
-    const binding = cursors.binding([
-      databaseId,
-      collection,
-      q.sortBy ?? (searched ? undefined : 'createdAt'),
-      q.sortOrder,
-      q.filter,
-      q.search || undefined,
-      `${caller.kind}:${caller.user ?? ''}`,
-    ]);
-    const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
-    const rule = read?.filter === undefined ? undefined : ruleSql(dialect.json, read.filter);
-    const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
-    const filters = [rule, own, searched && { ...searched, paths: [] }].filter((f) => f !== undefined);
-    const filter = filters.length
-      ? { sql: filters.map((f) => `(${f.sql})`).join(' AND '), params: filters.flatMap((f) => f.params), paths: filters.flatMap((f) => f.paths) }
-      : undefined;
-    // The fields this list filters or sorts by ask for their automatic index (indexes.ts counts the
-    // asks), here and each time the same list is answered from the PageCache. Only a secret key's
-    // or an operator's: anyone may send a public key's filters and sorts, and four databases'
-    // public keys spent the indexes of everyone. Of a public key's list, only the fields its read
-    // rule filters on ask (the rule was written with the secret key; rule-indexes.ts asks for them
-    // when it is saved, and these asks build them once documents hold the fields).
-    let askForIndexes: (() => void) | undefined;
-    const asked = caller.kind === 'secret' ? filter?.paths : rule?.paths;
-    const sortAsked = caller.kind === 'secret' && 'path' in sortField ? sortField.path : undefined;
-    if (asked?.length || sortAsked) {
-      const byCreatedAt = !(searched && q.sortBy === undefined) && 'column' in sortField && sortField.column === 'created_at';
-      const wanted = { filter: asked ?? [], sort: sortAsked, byCreatedAt };
-      askForIndexes = () => void this.deps.indexer.ensure(databaseId, collection, wanted);
-      askForIndexes();
-    }
-    const where = `${inCollection(dialect)}${filter ? ` AND ${filter.sql}` : ''}`;
-    const params: Param[] = [databaseId, collection, ...(filter?.params ?? [])];
-    // A ranked search's page starts from its matches (search.ts), each document looked up by key.
-    const unsearched = [rule, own].filter((f) => f !== undefined);
-    const present = `EXISTS (SELECT 1 FROM documents WHERE ${inCollection(dialect)} AND id = search.id${unsearched.map((f) => ` AND (${f.sql})`).join('')})`;
-    const presentParams: Param[] = [databaseId, collection, ...unsearched.flatMap((f) => f.params)];
-    const offset = q.offset ?? 0;
-    // The total rides along with the page as a column (one query instead of two): the collection's
-    // counter when unfiltered, else the database's version, which keys the CountCache. As text
-    // either way: the version is the 64-bit event counter (changes/read.ts).
-    const extra = filter
-      ? { sql: '(SELECT CAST(last_event_id AS TEXT) FROM databases WHERE id = ?)', params: [databaseId] }
-      : { sql: '(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ? AND name = ?)', params: [databaseId, collection] };
-    const totalOf = async (known: string | null | undefined) =>
-      filter ? await this.filteredTotal(databaseId, known ?? '0', where, params) : Number(known ?? 0);
-    const answer = (documents: DocumentJson[], total: number, nextCursor: string | null): Page => ({
-      text: `{"documents":${documentArrayJson(documents)},"total":${total},"limit":${q.limit},"offset":${offset},"nextCursor":${JSON.stringify(nextCursor)}}`,
-      onHit: askForIndexes,
-    });
-    if (q.limit === 0) {
-      // Count only: no page query.
-      return answer([], await totalOf((await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v), null);
-    }
-    // One row more than the page tells whether there is a next page (nextCursor null on the last).
-    type Row = DocumentRow & { extra: string | null } & Record<string, unknown>;
-    // A search's first page counts its matches in the same query (all of them are ranked anyway): one
-    // full-text lookup instead of two. Later pages find the count in the CountCache. (Only the
-    // query that reads the page: with `withExtra`; the probe of its rows' sizes counts nothing.)
-    const counted = searched !== undefined && after === undefined;
-    // With a projection, only the named fields leave the store (projection.ts).
-    const userColumns = projection ? projectionColumns(dialect.name, projection) : `${dialect.jsonText('data')} AS data`;
-    const select = (range: { sql: string; params: Param[]; order: string }, n: number, skip: number, withExtra = true, columns = userColumns) =>
-      searched
-        ? searchedSelect(searched, range, n, skip, withExtra, columns)
-        : {
-            sql: `SELECT id, ${columns ? `${columns}, ` : ''}created_at, updated_at${withExtra ? `, ${extra.sql} AS extra` : ''}${keyColumns(sort)}${counted && withExtra ? ', count(*) OVER () AS matched' : ''} FROM documents
-         WHERE ${where}${range.sql ? ` AND ${range.sql}` : ''} ORDER BY ${range.order} ${limitClause(n)}`,
-            params: [...(withExtra ? extra.params : []), ...params, ...range.params, skip],
-          };
-    // A search: the page's ids, sort keys and the count come from narrow rows (a search may match
-    // most of a collection, and every match is counted), and only the page's rows are read whole,
-    // by key. Ranked, the rows are the matches (ranked in the pass that finds them), each document's
-    // presence (and the rule's and filter's verdict) looked up by its key: by key, so that no estimate
-    // can turn a lookup into a scan per row (a new tenant's rows have no statistics yet). With sortBy,
-    // the documents that match, as any list. The columns split at ', ' (field names are identifiers:
-    // projection.ts).
-    const searchedSelect = (
-      s: SearchClause,
-      range: { sql: string; params: Param[]; order: string },
-      n: number,
-      skip: number,
-      withExtra: boolean,
-      userColumns: string,
-    ) => {
-      const ranked = q.sortBy === undefined;
-      const from = ranked
-        ? { sql: `${s.ranked.sql} WHERE (${present}) IS TRUE`, params: [...s.ranked.params, ...presentParams] }
-        : { sql: `documents WHERE ${where}`, params };
-      const dir = sort.desc ? ' DESC' : '';
-      const keys = sort.keys.map((_, i) => `k${i}`);
-      const columns = [...(userColumns ? userColumns.split(', ') : []), 'created_at', 'updated_at'];
-      const byKey = (column: string) => {
-        const [expression, name = column] = column.split(' AS ');
-        return `(SELECT ${expression} FROM documents WHERE ${inCollection(dialect)} AND id = page.id) AS ${name}`;
-      };
-      return {
-        sql: `SELECT id, ${columns.map(byKey).join(', ')}${withExtra ? `, ${extra.sql} AS extra` : ''}${keys.map((k) => `, ${k}`).join('')}${counted && withExtra ? ', matched' : ''}
-          FROM (SELECT id${keyColumns(sort)}${counted && withExtra ? ', count(*) OVER () AS matched' : ''} FROM ${from.sql}${range.sql ? ` AND ${range.sql}` : ''}
-            ORDER BY ${range.order} ${limitClause(n)}) AS page
-          ORDER BY ${[...keys, 'id'].map((k) => k + dir).join(', ')}`,
-        params: [...columns.flatMap(() => [databaseId, collection]), ...(withExtra ? extra.params : []), ...from.params, ...range.params, skip],
-      };
-    };
-    // Bounded pages (§1.1): the page stops growing once its documents' JSON passes LIMIT_PAGE_BYTES,
-    // the document that crosses it included. Where `limit` documents could pass it, the sizes of
-    // the next rows are read first (narrow rows), and only the rows of the page (and the one after
-    // it, for the cursor) are read whole: no answer's memory grows with limit × document size.
-    let want = q.limit;
-    let room = this.deps.limits.pageBytes;
-    const mayPass = q.limit * this.deps.limits.documentBytes > room;
-    /** How many of the next `n` rows of `range` to read: the page's (up to the one that crosses the limit) and one more. */
-    const fitting = async (range: { sql: string; params: Param[]; order: string }, n: number, skip: number): Promise<number> => {
-      if (!mayPass) return n;
-      const probe = select(range, n, skip, false, `${dialect.jsonBytes('data')} AS size`);
-      const sizes = await this.store.all<{ size: number | string }>(probe.sql, probe.params).catch(refuseForged);
-      for (const [i, row] of sizes.entries()) {
-        if (room < 0) {
-          want -= n - 1 - i; // the page passed the limit with the row before this one
-          return i + 1;
-        }
-        if (i < n - 1) room -= Number(row.size);
-      }
-      return n;
-    };
-    let rows: Row[];
-    if (!after) {
-      const whole = { sql: '', params: [], order: orderClause(sort) };
-      const first = select(whole, await fitting(whole, q.limit + 1, offset), offset);
-      rows = await this.store.all<Row>(first.sql, first.params);
-    } else {
-      // Keyset: the ranges after the cursor's position (keyset.ts), each read in index order, a page
-      // at most, so a deep page costs what the first one does. Read in turn until the page is full:
-      // as a rule one range (the cursor says which ranges were empty when its page was read), two or
-      // three where the page crosses the end of a tie or of a type class.
-      rows = [];
-      let read = 0;
-      for (const range of keysetRanges(sort, after.values, after.id, after.from, dialect.keyParam)) {
-        if (rows.length > want) break;
-        const next = select(range, await fitting(range, want - rows.length + 1, 0), 0, rows.length === 0);
-        rows.push(...(await this.store.all<Row>(next.sql, next.params).catch(refuseForged)));
-        read++;
-      }
-      // A document moved by a concurrent update may show in two ranges: once is enough. One range
-      // (the rule) can't repeat a row: no set of ids to build then (hashing the ids was ~3 % of a cursor page's CPU).
-      if (read > 1) {
-        const seen = new Set<string>();
-        rows = rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, want + 1);
-      }
-    }
-    const page = rows.slice(0, want);
-    const known = rows.length ? rows[0].extra : (await this.store.get<{ v: string | null }>(`SELECT ${extra.sql} AS v`, extra.params))?.v;
-    const last = rows.length > want ? page[page.length - 1] : undefined;
-    const lastValues = last && keyValues(sort, last);
-    const nextCursor =
-      last && lastValues ? cursors.encode(binding, { values: lastValues, id: last.id, from: firstDifference(lastValues, keyValues(sort, rows[want])) }) : null;
-    const matched = counted && rows.length ? Number(rows[0].matched) : undefined;
-    if (matched !== undefined) this.counts.set(this.counts.key(databaseId, known ?? '0', where, params), matched);
-    return answer(
-      page.map((r) => (projection ? documentJson(r.id, projectedText(projection, r), r.created_at, r.updated_at) : jsonOfRow(r))),
-      matched ?? (await totalOf(known)),
-      nextCursor,
-    );
-  }
-
-  /** Counts a filtered set once per version of the database (CountCache). */
-  private async filteredTotal(databaseId: string, version: string, where: string, params: Param[]): Promise<number> {
-    const key = this.counts.key(databaseId, version, where, params);
-    const cached = this.counts.get(key);
-    if (cached !== undefined) return cached;
-    const row = await this.store.get<{ n: number }>(`SELECT count(*) AS n FROM documents WHERE ${where}`, params);
-    const total = row?.n ?? 0;
-    this.counts.set(key, total);
-    return total;
   }
 
   /** Every collection of a database that holds documents, with its count; `shown`: only those it accepts (a public key's, §10). */

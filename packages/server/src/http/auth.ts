@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { resolveKey, type KeyPrincipal } from '../keys/keys.ts';
 import { OPERATOR_TOKEN_PREFIX } from '../keys/key-format.ts';
-import { resolveOperator, type Operator } from '../admin/operators.ts';
+import { resolveOperator, type Operator } from '../keys/operator-sessions.ts';
 import type { LastUsedTracker } from '../keys/last-used.ts';
 import type { Store } from '../store/store.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';

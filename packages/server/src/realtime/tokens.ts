@@ -123,13 +123,6 @@ export async function resolveRealtimeToken(store: Store, clock: Clock, token: st
   };
 }
 
-/**
- * A subquery of the strings in one bound JSON array: `x IN (${jsonListSelect(store)})` binds any
- * number of values as one parameter, so the statement text stays the same and PostgreSQL plans it once.
- */
-export const jsonListSelect = (store: Store): string =>
-  store.dialect.name === 'postgres' ? 'SELECT jsonb_array_elements_text(CAST(? AS jsonb))' : 'SELECT value FROM json_each(?)';
-
 /** Hashes per query of `liveTokenHashes`: one query for an instance's sockets unless it holds very many tokens. */
 const CHECK_BATCH = 1000;
 
@@ -139,10 +132,11 @@ const CHECK_BATCH = 1000;
  */
 export async function liveTokenHashes(store: Store, clock: Clock, hashes: string[]): Promise<Set<string>> {
   const live = new Set<string>();
-  const listed = jsonListSelect(store);
+  // The hashes bound as one JSON array: the store's subquery of its strings (JsonSql.textList).
+  const listed = store.dialect.json.textList();
   for (let i = 0; i < hashes.length; i += CHECK_BATCH) {
     const now = isoAt(clock);
-    const rows = await store.all<{ token_hash: string }>(`SELECT t.token_hash FROM ${LIVE_GRANT} AND t.token_hash IN (${listed})`, [
+    const rows = await store.all<{ token_hash: string }>(`SELECT t.token_hash FROM ${LIVE_GRANT} AND t.token_hash IN ${listed}`, [
       now,
       now,
       now,

@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import type { RuleUser } from '../rules/rules.ts';
 import { ruleUserOf } from '../rules/user-row.ts';
 import type { Store } from '../store/store.ts';
-import { jsonListSelect } from './tokens.ts';
 import { CACHE_TTL_MS } from '../infra/invalidation/cache.ts';
 import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 
@@ -138,7 +137,7 @@ export class UserFacts {
       const versions = batch.map(([, e]) => e.version);
       const startedAt = performance.now();
       // `*`: the columns rules read may grow (app_metadata, disabled); what a row lacks counts as missing.
-      const rows = await this.store.all<Record<string, unknown>>(`SELECT * FROM users WHERE database_id = ? AND id IN (${jsonListSelect(this.store)})`, [
+      const rows = await this.store.all<Record<string, unknown>>(`SELECT * FROM users WHERE database_id = ? AND id IN ${this.store.dialect.json.textList()}`, [
         databaseId,
         JSON.stringify(batch.map(([id]) => id)),
       ]);

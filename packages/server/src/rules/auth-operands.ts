@@ -1,39 +1,12 @@
-import { isObject } from '../json/merge-patch.ts';
-import { parseFieldPath } from '../documents/names.ts';
-import { SCALAR_ONLY } from '../documents/query.ts';
+import { parseFieldPath } from '@svc/filter';
 
 /**
- * `{"$auth": …}` operands of a rule's filter (API.md §10), found where the §1 compiler takes an
- * operand: an implicit equality's value, the operand of `$eq $ne $gt $gte $lt $lte`, and an item
- * of a `$in`/`$nin`/`$all` list. Anywhere else such an object is left in place, and the compiler
- * refuses it as it refuses any object operand.
- *
- * A comparison with a `$auth` operand matches only a scalar equal to it, never an array holding it
- * (§10), so its value is put in a SCALAR_ONLY wrapper, which the compiler and the matcher compare
- * with the field's value itself. In `$all`, the way to write membership, it stays a plain value.
+ * `{"$auth": …}` operands of a rule's filter (API.md §10). Where they may stand, how they resolve
+ * (compared with a field's value itself, never an array's elements; NEVER for a value the user
+ * lacks) and which fields a rule names are the query language's own (@svc/filter, auth.ts); what
+ * is the server's is which user fields a rule may name.
  */
-
-/** A scalar operand of the §1 language. */
-export type Scalar = string | number | boolean | null;
-
-/** What a `$auth` operand stands for: a scalar, or NEVER when the comparison cannot hold. */
-export const NEVER: unique symbol = Symbol('never');
-export type Substitute = (authField: unknown) => Scalar | typeof NEVER;
-
-/**
- * The filter that matches nothing, in a form the list compiler already has: `$in: []` compiles to
- * `(1 = 0)` (documents/query.ts), and the matcher agrees.
- */
-const neverTrue = () => ({ $in: [] });
-
-/** Operators whose `$auth` operand compares with the field's value itself (any other gets the plain value, for the compiler to judge). */
-const COMPARISONS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$prefix', '$icontains']);
-const itself = (v: Scalar) => ({ [SCALAR_ONLY]: v });
-
-/** Whether `v` is a `$auth` operand: an object whose only key is `$auth`. */
-export function isAuthOperand(v: unknown): v is { $auth: unknown } {
-  return isObject(v) && Object.hasOwn(v, '$auth') && Object.keys(v).length === 1;
-}
+export { authFields, NEVER, resolveAuthOperands, type Scalar } from '@svc/filter';
 
 const USER_FIELDS = new Set(['id', 'email', 'emailVerified']);
 const APP_METADATA = 'appMetadata.';
@@ -43,73 +16,4 @@ export function isAuthField(field: unknown): field is string {
   if (typeof field !== 'string') return false;
   if (USER_FIELDS.has(field)) return true;
   return field.startsWith(APP_METADATA) && parseFieldPath(field.slice(APP_METADATA.length)) !== undefined;
-}
-
-/**
- * The fields every `$auth` operand anywhere in `rule` names, in a fixed order: what a resolved
- * rule depends on besides the rule itself (documents/rule-access.ts keys its compiled scopes by
- * their values). Searches the whole value, so it never names fewer than replaceAuthOperands reads.
- */
-export function authFields(rule: unknown): unknown[] {
-  const fields: unknown[] = [];
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(visit);
-    else if (isAuthOperand(v)) fields.push(v.$auth);
-    else if (isObject(v)) Object.values(v).forEach(visit);
-  };
-  visit(rule);
-  return fields;
-}
-
-/**
- * A copy of `filter` with every `$auth` operand replaced by what `substitute` gives. A comparison
- * whose operand is NEVER becomes false, `$ne` and `$nin` included (§10): its whole field clause
- * (operators on one field are ANDed) becomes the never-true filter, except inside `$in`, an OR of
- * equalities, where only that item is dropped. Objects are rebuilt with Object.fromEntries, which
- * defines own properties, so a field named `__proto__` stays a field and never becomes a prototype.
- * The input is left as is; what is not a well-formed filter is copied for the compiler to refuse.
- */
-export function replaceAuthOperands(filter: unknown, substitute: Substitute): unknown {
-  const node = (f: unknown): unknown => {
-    if (!isObject(f)) return f;
-    return Object.fromEntries(
-      Object.entries(f).map(([key, value]) => {
-        if ((key === '$and' || key === '$or') && Array.isArray(value)) return [key, value.map(node)];
-        return [key, key.startsWith('$') ? value : field(value)];
-      }),
-    );
-  };
-
-  const field = (value: unknown): unknown => {
-    if (isAuthOperand(value)) {
-      const v = substitute(value.$auth);
-      return v === NEVER ? neverTrue() : itself(v);
-    }
-    // The compiler's own test for an operator object (documents/query.ts).
-    if (!isObject(value) || !Object.keys(value).some((k) => k.startsWith('$'))) return value;
-    const operators: Array<[string, unknown]> = [];
-    for (const [op, operand] of Object.entries(value)) {
-      if ((op === '$in' || op === '$nin' || op === '$all') && Array.isArray(operand)) {
-        const list: unknown[] = [];
-        for (const item of operand) {
-          if (!isAuthOperand(item)) list.push(item);
-          else {
-            const v = substitute(item.$auth);
-            if (v !== NEVER) list.push(op === '$all' ? v : itself(v));
-            else if (op !== '$in') return neverTrue();
-          }
-        }
-        operators.push([op, list]);
-      } else if (isAuthOperand(operand)) {
-        const v = substitute(operand.$auth);
-        if (v === NEVER) return neverTrue();
-        operators.push([op, COMPARISONS.has(op) ? itself(v) : v]);
-      } else {
-        operators.push([op, operand]);
-      }
-    }
-    return Object.fromEntries(operators);
-  };
-
-  return node(filter);
 }

@@ -1,6 +1,6 @@
 import { isObject, type JsonObject } from '../json/merge-patch.ts';
 import { isStorableString } from '../json/parse.ts';
-import { NEVER, replaceAuthOperands, type Scalar } from './auth-operands.ts';
+import { NEVER, resolveAuthOperands, type Scalar } from './auth-operands.ts';
 import type { Operation, Rule, RuleUser, Rules } from './types.ts';
 
 /** How a database without rules behaves (API.md §10): public keys read everything, write nothing. */
@@ -29,14 +29,11 @@ export function ruleFor(rules: Rules | undefined, collection: string, operation:
 export type RuleAccess = { kind: 'all' } | { kind: 'none' } | { kind: 'session' } | { kind: 'filter'; filter: JsonObject };
 
 /**
- * Resolves a rule for the signed-in user (undefined: no valid session). The filter it returns
- * compiles with documents/query.ts and runs with matcher.ts: a `$auth` value that is missing, null,
- * not a scalar (an appMetadata object or list) or not storable text turns each comparison using
- * it into one that matches nothing, `$ne` and `$nin` included.
- *
- * A comparison with a `$auth` operand must match only a scalar equal to it, never an array that
- * holds it (§10). Today's list SQL never looks inside arrays, so a plain substitution is exact;
- * when arrays gain MongoDB semantics (§1.1), these comparisons need a guard against arrays.
+ * Resolves a rule for the signed-in user (undefined: no valid session). The filter it returns is
+ * parsed by @svc/filter (for the list SQL, store/filter-sql.ts, and the matcher alike): a `$auth`
+ * value that is missing, null, not a scalar (an appMetadata object or list) or not storable text
+ * turns each comparison using it into one that matches nothing, `$ne` and `$nin` included; any
+ * other is compared with the field's value itself, never with an array's elements (§10).
  */
 export function resolveRule(rule: Rule, user: RuleUser | undefined): RuleAccess {
   if (rule === true) return { kind: 'all' };
@@ -46,7 +43,7 @@ export function resolveRule(rule: Rule, user: RuleUser | undefined): RuleAccess 
     return user ? { kind: 'all' } : { kind: 'session' };
   }
   if (!user) return { kind: 'session' };
-  return { kind: 'filter', filter: replaceAuthOperands(rule, (field) => authValue(user, field)) as JsonObject };
+  return { kind: 'filter', filter: resolveAuthOperands(rule, (field) => authValue(user, field)) as JsonObject };
 }
 
 /** The value a `$auth` operand stands for, or NEVER (§10: the e-mail counts only once verified). */

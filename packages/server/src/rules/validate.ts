@@ -1,52 +1,25 @@
 import { fieldsRuleProblems, isFieldsRule } from './fields-rule.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import { isObject } from '../json/merge-patch.ts';
-import { compileFilter } from '../documents/query.ts';
 import { collectionNameProblem } from '../documents/names.ts';
 import { escapePointer } from '../documents/fields.ts';
-import type { JsonSql, JsonTerm } from '../store/store.ts';
-import { isAuthField, replaceAuthOperands } from './auth-operands.ts';
+import { parseChecked } from '../documents/query.ts';
+import { isAuthField } from './auth-operands.ts';
 import { OPERATIONS, type Rules } from './types.ts';
 
 /**
  * Checks `settings.rules` (API.md §10) and names every bad rule by its JSON Pointer. A filter rule
- * is checked by the list filter's own compiler, so a rule is accepted exactly when the same
- * filter would be accepted on a list, `$auth` operands standing in for scalars.
+ * is parsed as a list's filter is (@svc/filter), and held to the same filter cost budget, so a
+ * rule is accepted exactly when the same filter would be accepted on a list, `$auth` operands
+ * standing in for scalars.
  */
 
 /** Rules are read on every request a public key makes: kept small (the size Firebase allows). */
 export const MAX_RULES_BYTES = 256 * 1024;
 
-/**
- * A JsonSql that builds nothing: compiling against it runs every check of the list compiler
- * without producing SQL for a dialect, which validation does not need.
- */
-const NO_SQL: JsonSql = {
-  sortKeys: () => [],
-  compare: () => '',
-  isNullish: () => '',
-  exists: () => '',
-  param: (v) => v,
-  term: () => '' as JsonTerm,
-  elements: () => ({ from: '', where: '', element: '' as JsonTerm }),
-  crossing: () => ({ from: '', where: '', element: '' as JsonTerm }),
-  inList: () => '',
-  textList: () => '',
-  listRows: () => '',
-  equalsRow: () => '',
-  isArray: () => '',
-  isObject: () => '',
-  compareTerm: () => '',
-  isNullishTerm: () => '',
-  existsTerm: () => '',
-  arraySize: () => '',
-  stringRange: () => '',
-  icontains: () => '',
-};
-
-/** Throws the list compiler's 400 `invalid_filter` when `filter` is not a §1 filter a list would take. */
+/** Throws the list's 400 `invalid_filter` when `filter` is not a §1 filter a list would take. */
 export function checkFilter(filter: unknown): void {
-  compileFilter(NO_SQL, JSON.stringify(filter));
+  parseChecked(filter);
 }
 
 const OPERATION_NAMES = new Set<string>(OPERATIONS);
@@ -57,14 +30,14 @@ function ruleProblems(rule: unknown): string[] {
   if (!isObject(rule)) return ['must be true, false, "signedIn" or a filter object'];
   if (Object.keys(rule).length === 0) return ['a filter rule may not be empty ({}); write true to allow every request'];
   const problems: string[] = [];
-  const withPlaceholders = replaceAuthOperands(rule, (field) => {
+  const auth = (field: unknown) => {
     if (!isAuthField(field)) {
       problems.push(`${JSON.stringify(field)} is not a $auth field: use "id", "email", "emailVerified" or "appMetadata.<path>"`);
     }
     return 'placeholder';
-  });
+  };
   try {
-    checkFilter(withPlaceholders);
+    parseChecked(rule, { auth });
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     problems.push(`not a valid filter: ${e.message}`);

@@ -37,6 +37,8 @@ export interface JsonSql {
   isNullish(path: string[]): string;
   /** SQL true when the field is present (null included). */
   exists(path: string[]): string;
+  /** The JSON text of a top-level field of the document (`key` a validated segment), NULL when it is missing: a projection's column. */
+  fieldText(key: string): string;
   /** Converts a parameter of the given type to what the driver binds. */
   param(value: string | number | boolean): Param;
   /**
@@ -57,13 +59,13 @@ export interface JsonSql {
   arraySize(term: JsonTerm): string;
   /** A string within [first parameter, second parameter), or ≥ the only one when `bounded` is false. */
   stringRange(term: JsonTerm, bounded: boolean): string;
-  /** A string holding the parameter under case folding (json/casefold.ts). */
+  /** A string holding the parameter under case folding (@svc/filter's casefold). */
   icontains(term: JsonTerm): string;
   /**
    * The values reached through the first array of several candidates (at most one of which can be
    * an array in a document: past the first array along a path, the path is missing): a FROM item
    * over the elements of that array, each at `rest` under it, with a WHERE guard. One FROM item
-   * whatever the number of candidates, so a test on them is written once (documents/query.ts).
+   * whatever the number of candidates, so a test on them is written once (store/filter-sql.ts).
    */
   crossing(candidates: Array<{ array: JsonTerm; rest: string[] }>, alias: string): { from: string; where: string; element: JsonTerm };
   /** A value of `type` equal to one of the parameter's: a JSON array of such values, however many. */

@@ -5,7 +5,8 @@ import { useServer } from '../helpers/server.ts';
 import { apiClient } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { indexCatalog } from './index-catalog.ts';
-import { compileFilter, SCALAR_ONLY } from '../../src/documents/query.ts';
+import { parseFilter } from '@svc/filter';
+import { compileFilter } from '../../src/documents/query.ts';
 
 forEachStore('automatic indexes', (kind) => {
   const t = useServer(kind);
@@ -42,7 +43,7 @@ forEachStore('automatic indexes', (kind) => {
     // The page query of a list under an owner-style rule (a `$auth` comparison matches a scalar only,
     // so it is one index range; documents/service.ts spells the page so) reads in the index's order.
     const { store } = t.server.db;
-    const f = compileFilter(store.dialect.json, JSON.stringify({ label: { [SCALAR_ONLY]: 'l4' } }));
+    const f = compileFilter(store.dialect.json, parseFilter({ label: { $auth: 'id' } }, { auth: () => 'l4' }));
     const sql = `SELECT id FROM documents WHERE database_id = ? AND collection = ? AND ${f.sql} ORDER BY created_at, id LIMIT 20`;
     if (kind === 'sqlite') {
       const plan = (await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, [t.db.databaseId, 'scores', ...f.params])).map((r) => r.detail).join('\n');

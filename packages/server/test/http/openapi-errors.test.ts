@@ -40,7 +40,7 @@ forEachStore('error answers in /v1/openapi.json', (kind) => {
       Object.keys(create)
         .filter((s) => Number(s) >= 400)
         .sort(),
-      ['400', '401', '403', '404', '409', '413'],
+      ['400', '401', '403', '404', '409', '413', '422'],
     );
   });
 });

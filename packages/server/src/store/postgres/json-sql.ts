@@ -49,6 +49,7 @@ export const postgresJson: JsonSql = {
   compare: (path, op, type) => compareTerm(at(path), op, type),
   isNullish: (path) => `(${rank(at(path))} = 0)`,
   exists: (path) => `(${at(path)} IS NOT NULL)`,
+  fieldText: (key) => `(data -> '${key}')::text`,
   param: (v) => (typeof v === 'boolean' ? String(v) : v),
   term: (path, from) => (from === undefined ? at(path) : path.length ? `(${from} #> '{${path.join(',')}}')` : from) as JsonTerm,
   elements,
@@ -69,7 +70,7 @@ export const postgresJson: JsonSql = {
   arraySize: (t) => `(${isArray(t)} AND COALESCE(jsonb_array_length(${arrayOnly(t)}), -1) = CAST(? AS integer))`,
   stringRange: (t, bounded) => `(${rank(t)} = 2 AND ${num(t)} IS NULL AND ${txt(t)} >= CAST(? AS text)${bounded ? ` AND ${txt(t)} < CAST(? AS text)` : ''})`,
   // lower(upper()) under the database's own collation: per character, Unicode's simple mappings
-  // on a UTF-8 locale, as json/casefold.ts does (docs: where the two can differ).
+  // on a UTF-8 locale, as @svc/filter's casefold does (docs: where the two can differ).
   icontains: (t) =>
     `(${rank(t)} = 2 AND strpos(lower(upper(CASE WHEN jsonb_typeof(${t}) = 'string' THEN ${textOf(t)} END)), lower(upper(CAST(? AS text)))) > 0)`,
   // jsonb containment: an array holding the scalar at its top level (or the scalar itself, which

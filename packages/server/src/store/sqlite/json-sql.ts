@@ -61,6 +61,7 @@ export const sqliteJson: JsonSql = {
   compare: (path, op, type) => compareTerm(jsonPath(path), op, type),
   isNullish: (path) => `(${rank(jsonPath(path))} = 0)`,
   exists: (path) => `(json_type(data, ${jsonPath(path)}) IS NOT NULL)`,
+  fieldText: (key) => `data -> '$.${key}'`,
   param: (v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v),
   term,
   elements,
@@ -77,6 +78,6 @@ export const sqliteJson: JsonSql = {
   existsTerm: (t) => `(${typeOf(t)} IS NOT NULL)`,
   arraySize: (t) => `(${isArray(t)} AND json_array_length(data, ${t}) = ?)`,
   stringRange: (t, bounded) => `(${rank(t)} = 2 AND ${value(t)} >= ?${bounded ? ` AND ${value(t)} < ?` : ''})`,
-  // svc_casefold is json/casefold.ts, registered on each connection (sqlite-store.ts).
+  // svc_casefold is @svc/filter's casefold, registered on each connection (sqlite-store.ts).
   icontains: (t) => `(${rank(t)} = 2 AND instr(svc_casefold(${value(t)}), svc_casefold(?)) > 0)`,
 };

@@ -7,7 +7,7 @@ import { runAfterCommit, type Dialect, type Param, type Queryable, type Row, typ
 import { applyMigrations } from '../migrations/apply.ts';
 import { sqliteJson } from './json-sql.ts';
 import { sqliteSearch } from './search-sql.ts';
-import { casefold } from '../../json/casefold.ts';
+import { casefold } from '@svc/filter';
 import { sqliteError } from './errors.ts';
 import { StoreUnavailable } from '../errors.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
@@ -154,7 +154,7 @@ class GroupedTransaction implements Transaction {
   }
 }
 
-/** `svc_casefold(text)` for `$icontains` (sqlite/json-sql.ts): json/casefold.ts, as the rules matcher folds. */
+/** `svc_casefold(text)` for `$icontains` (sqlite/json-sql.ts): @svc/filter's casefold, as its matcher folds. */
 function registerFunctions(db: Database.Database): void {
   db.function('svc_casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? casefold(s) : null));
 }

@@ -1,0 +1,316 @@
+import type { Filter } from '@svc/filter';
+import type { Limits } from '../config.ts';
+import { ApiError } from '../errors.ts';
+import { bound, join, raw, type Sql, sql } from '../store/sql.ts';
+import type { JsonSql, Store } from '../store/store.ts';
+import type { CountCache } from './count-cache.ts';
+import type { CursorCodec } from './cursor.ts';
+import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
+import type { AutoIndexer } from './indexes.ts';
+import { inCollection } from './key-sql.ts';
+import { firstDifference, keyColumns, keysetRanges, keyValues, orderClause, type Sort, sortOf } from './keyset.ts';
+import type { Page } from './page-cache.ts';
+import type { DocumentRow } from './point-reads.ts';
+import { parseProjection, projectedText, projectionColumns } from './projection.ts';
+import { type CompiledFilter, compileFilter, parseField } from './query.ts';
+import type { Scope } from './rule-access.ts';
+import { searchClause } from './search.ts';
+
+/**
+ * A list of documents (API.md §1, §1.1), as a plan of steps read in order, each small enough to
+ * read alone; every SQL fragment carries its own parameters (store/sql.ts):
+ *
+ * 1. scope: the collection's rows;
+ * 2. rule: a public key's read rule (§10), ANDed first, as a barrier: the page, the total and the
+ *    sort only ever see the documents it lets through;
+ * 3. filter: the caller's `filter` (@svc/filter parses it, store/filter-sql.ts writes it);
+ * 4. search: `search=`'s condition, and its rank as the order when no `sortBy` is given;
+ * 5. sort: the keys of the order, `id` last;
+ * 6. keyset: after a cursor, the ranges of rows past its position;
+ * 7. page: the rows, one more for the next cursor, bounded by LIMIT_PAGE_BYTES;
+ * 8. total: `totalPlan` alone decides how it is found.
+ */
+
+export interface ListQuery {
+  /** 0: count only. */
+  limit: number;
+  /** Absent: 0; never with `cursor`. */
+  offset?: number;
+  /** Absent: createdAt, or the rank under `search`. */
+  sortBy?: string;
+  sortOrder: 'asc' | 'desc';
+  filter?: string;
+  /** Full-text words (§1.1); part of what a cursor is bound to. */
+  search?: string;
+  /** A `nextCursor` of a previous page with the same parameters. */
+  cursor?: string;
+  /** `fields=`: a comma-separated projection. */
+  fields?: string;
+}
+
+/** Who asks for a list: the key's kind (an operator counts as a secret key) and the user a public key acts for (rule-access.ts). */
+export interface Caller {
+  kind: 'secret' | 'public';
+  user?: string;
+}
+
+export interface ListDeps {
+  store: Store;
+  limits: Limits;
+  indexer: AutoIndexer;
+  cursors: CursorCodec;
+  counts: CountCache;
+}
+
+/**
+ * A signed cursor holds only values its list produced, but one forged by someone who knows the key
+ * could hold text where PostgreSQL expects a number: its data exception (SQLSTATE class 22) is the
+ * cursor's fault, a 400, never a 500.
+ */
+const refuseForged = (e: unknown): never => {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('22')) throw new ApiError('invalid_cursor', 'The cursor does not fit this sort');
+  throw e;
+};
+
+/**
+ * A read rule's filter as SQL, written once per parsed filter: rule-access.ts keeps one scope per
+ * rule and per the values of its `$auth` operands, so a public key's lists reuse it (keyed by the
+ * dialect's JSON spelling too: tests run both stores in one process). The result is only read.
+ */
+const compiledRules = new WeakMap<Filter, { json: JsonSql; compiled: CompiledFilter }>();
+function ruleSql(json: JsonSql, filter: Filter): CompiledFilter {
+  const known = compiledRules.get(filter);
+  if (known?.json === json) return known.compiled;
+  const compiled = compileFilter(json, filter);
+  compiledRules.set(filter, { json, compiled });
+  return compiled;
+}
+
+const jsonOfRow = (r: DocumentRow): DocumentJson => documentJson(r.id, r.data, r.created_at, r.updated_at);
+const asSql = (f: CompiledFilter): Sql => bound(f.sql, ...f.params);
+
+/**
+ * `LIMIT <n> OFFSET ?`: the page size is written into the SQL text, the offset bound. On SQLite a
+ * bound LIMIT marks the statement expired on every rebind (its value feeds the planner), so each
+ * list re-parsed and re-planned its SQL. `n` is a validated page size (+1), so the statements it
+ * makes are few and safe.
+ */
+function limitClause(n: number, offset: number): Sql {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`limitClause: not a row count: ${n}`);
+  return sql`LIMIT ${raw(String(n))} OFFSET ${offset}`;
+}
+
+/**
+ * How a list's total is found, decided here and nowhere else:
+ * - `counter`: no filter, rule or search: the collection's counter, read with the page;
+ * - `matched`: a search's first page: `count(*) OVER ()` in the page's own query (every match is
+ *   ranked anyway), remembered for the later pages under the database's version;
+ * - `counted`: otherwise, `count(*)` of the filtered set once per version of the database
+ *   (CountCache), the version read with the page.
+ * `known` is the column read with the page: the counter, or the version.
+ */
+type TotalPlan = { kind: 'counter' | 'matched' | 'counted'; known: Sql };
+function totalPlan(databaseId: string, collection: string, filtered: boolean, searchedFirstPage: boolean): TotalPlan {
+  if (!filtered)
+    return { kind: 'counter', known: sql`(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ${databaseId} AND name = ${collection})` };
+  // As text: the version is the 64-bit event counter (changes/read.ts).
+  return { kind: searchedFirstPage ? 'matched' : 'counted', known: sql`(SELECT CAST(last_event_id AS TEXT) FROM databases WHERE id = ${databaseId})` };
+}
+
+/** Counts a filtered set once per version of the database (CountCache). */
+async function countedTotal(deps: ListDeps, databaseId: string, version: string, where: Sql): Promise<number> {
+  const key = deps.counts.key(databaseId, version, where.text, where.params);
+  const cached = deps.counts.get(key);
+  if (cached !== undefined) return cached;
+  const row = await deps.store.get<{ n: number }>(`SELECT count(*) AS n FROM documents WHERE ${where.text}`, [...where.params]);
+  const total = row?.n ?? 0;
+  deps.counts.set(key, total);
+  return total;
+}
+
+/** A WHERE range of the page's rows and the ORDER BY within it (the whole list, or a keyset range). */
+interface Range {
+  where?: Sql;
+  order: string;
+}
+
+/** A page of a collection with the total of the (filtered) set, as JSON text. */
+export async function readPage(deps: ListDeps, databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: Caller): Promise<Page> {
+  const { store, cursors } = deps;
+  const { dialect } = store;
+  const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
+  const projection = parseProjection(q.fields);
+  // The steps are checked in the order their refusals have always come in: sortBy, fields,
+  // search, cursor with offset, the cursor, then the filter.
+
+  // 1. scope.
+  const scope = bound(inCollection(dialect), databaseId, collection);
+
+  // 4. search (search.ts): a condition like a filter's, and the order by rank unless sortBy is given.
+  const searched = await searchClause(store, dialect, databaseId, collection, q.search);
+  const ranked = searched !== undefined && q.sortBy === undefined;
+  if (q.cursor !== undefined && q.offset !== undefined) {
+    throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
+  }
+
+  // 5. sort.
+  const sort: Sort = ranked ? { keys: [searched.rankKey], nullable: [false], desc: false } : sortOf(dialect.json, sortField, q.sortOrder === 'desc');
+
+  // 6. keyset: a cursor is bound to everything the order and the set depend on, and to its caller;
+  // limit and fields may change between pages. The effective sort: no sortBy means createdAt (or
+  // the rank, under a search), so both spellings share cursors.
+  const binding = cursors.binding([
+    databaseId,
+    collection,
+    q.sortBy ?? (searched ? undefined : 'createdAt'),
+    q.sortOrder,
+    q.filter,
+    q.search || undefined,
+    `${caller.kind}:${caller.user ?? ''}`,
+  ]);
+  const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
+
+  // 2. rule, 3. filter: ANDed in this order after the scope, the search's condition last.
+  const rule = read?.filter === undefined ? undefined : ruleSql(dialect.json, read.filter);
+  const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
+  const conditions = [rule && asSql(rule), own && asSql(own), searched?.where].filter((f) => f !== undefined);
+  const filtered = conditions.length > 0;
+  const where = filtered
+    ? sql`${scope} AND ${join(
+        conditions.map((c) => sql`(${c})`),
+        ' AND ',
+      )}`
+    : scope;
+
+  // The fields this list filters or sorts by ask for their automatic index (indexes.ts counts the
+  // asks), here and each time the same list is answered from the PageCache. Only a secret key's
+  // or an operator's: anyone may send a public key's filters and sorts. Of a public key's list,
+  // only the fields its read rule filters on ask (the rule was written with the secret key;
+  // rule-indexes.ts asks for them when it is saved).
+  let askForIndexes: (() => void) | undefined;
+  const asked = caller.kind === 'secret' ? [...(rule?.paths ?? []), ...(own?.paths ?? [])] : rule?.paths;
+  const sortAsked = caller.kind === 'secret' && 'path' in sortField ? sortField.path : undefined;
+  if (asked?.length || sortAsked) {
+    const byCreatedAt = !ranked && 'column' in sortField && sortField.column === 'created_at';
+    const wanted = { filter: asked ?? [], sort: sortAsked, byCreatedAt };
+    askForIndexes = () => void deps.indexer.ensure(databaseId, collection, wanted);
+    askForIndexes();
+  }
+
+  // 8. total: decided before the page is read, as the page's query carries what it needs.
+  const total = totalPlan(databaseId, collection, filtered, searched !== undefined && after === undefined);
+  const offset = q.offset ?? 0;
+  const answer = (documents: DocumentJson[], n: number, nextCursor: string | null): Page => ({
+    text: `{"documents":${documentArrayJson(documents)},"total":${n},"limit":${q.limit},"offset":${offset},"nextCursor":${JSON.stringify(nextCursor)}}`,
+    onHit: askForIndexes,
+  });
+  const totalOf = async (known: string | null | undefined, matched?: number): Promise<number> => {
+    if (total.kind === 'counter') return Number(known ?? 0);
+    if (matched !== undefined) {
+      deps.counts.set(deps.counts.key(databaseId, known ?? '0', where.text, where.params), matched);
+      return matched;
+    }
+    return countedTotal(deps, databaseId, known ?? '0', where);
+  };
+  const readKnown = async () => (await store.get<{ v: string | null }>(`SELECT ${total.known.text} AS v`, [...total.known.params]))?.v;
+  if (q.limit === 0) return answer([], await totalOf(await readKnown()), null); // count only: no page query
+
+  // 7. page. One row more than the page tells whether there is a next page (nextCursor null on the last).
+  type Row = DocumentRow & { extra: string | null } & Record<string, unknown>;
+  const counted = total.kind === 'matched';
+  // With a projection, only the named fields leave the store (projection.ts).
+  const userColumns = projection ? projectionColumns(dialect.json, projection) : [{ expression: dialect.jsonText('data'), name: 'data' }];
+  const dir = sort.desc ? ' DESC' : '';
+  const select = (range: Range, n: number, skip: number, withExtra = true, columns = userColumns): Sql => {
+    const extra = withExtra ? sql`, ${total.known} AS extra` : raw('');
+    const matched = counted && withExtra;
+    const rangeWhere = range.where ? sql` AND ${range.where}` : raw('');
+    if (!searched) {
+      const cols = raw(columns.map((c) => `${c.expression} AS ${c.name}, `).join(''));
+      return sql`SELECT id, ${cols}created_at, updated_at${extra}${raw(keyColumns(sort))}${raw(matched ? ', count(*) OVER () AS matched' : '')} FROM documents
+         WHERE ${where}${rangeWhere} ORDER BY ${raw(range.order)} ${limitClause(n, skip)}`;
+    }
+    // A search: the page's ids, sort keys and the count come from narrow rows (a search may match
+    // most of a collection, and every match is counted), and only the page's rows are read whole,
+    // by key. Ranked, the rows are the matches (ranked in the pass that finds them), each
+    // document's presence (and the rule's and filter's verdict) looked up by its key: by key, so
+    // that no estimate can turn a lookup into a scan per row. With sortBy, the documents that
+    // match, as any list.
+    const from = ranked ? sql`${searched.ranked} WHERE (${present}) IS TRUE` : sql`documents WHERE ${where}`;
+    const keys = sort.keys.map((_, i) => `k${i}`);
+    const byKey = [...columns, { expression: 'created_at', name: 'created_at' }, { expression: 'updated_at', name: 'updated_at' }].map(
+      (c) => sql`(SELECT ${raw(c.expression)} FROM documents WHERE ${scope} AND id = page.id) AS ${raw(c.name)}`,
+    );
+    return sql`SELECT id, ${join(byKey, ', ')}${extra}${raw(keys.map((k) => `, ${k}`).join(''))}${raw(matched ? ', matched' : '')}
+          FROM (SELECT id${raw(keyColumns(sort))}${raw(matched ? ', count(*) OVER () AS matched' : '')} FROM ${from}${rangeWhere}
+            ORDER BY ${raw(range.order)} ${limitClause(n, skip)}) AS page
+          ORDER BY ${raw([...keys, 'id'].map((k) => k + dir).join(', '))}`;
+  };
+  // A ranked search's page starts from its matches (search.ts), each document looked up by key.
+  const unsearched = [rule, own].filter((f) => f !== undefined);
+  const present = sql`EXISTS (SELECT 1 FROM documents WHERE ${scope} AND id = search.id${join(
+    unsearched.map((f) => sql` AND (${asSql(f)})`),
+    '',
+  )})`;
+
+  // Bounded pages (§1.1): the page stops growing once its documents' JSON passes LIMIT_PAGE_BYTES,
+  // the document that crosses it included. Where `limit` documents could pass it, the sizes of
+  // the next rows are read first (narrow rows), and only the rows of the page (and the one after
+  // it, for the cursor) are read whole: no answer's memory grows with limit × document size.
+  let want = q.limit;
+  let room = deps.limits.pageBytes;
+  const mayPass = q.limit * deps.limits.documentBytes > room;
+  /** How many of the next `n` rows of `range` to read: the page's (up to the one that crosses the limit) and one more. */
+  const fitting = async (range: Range, n: number, skip: number): Promise<number> => {
+    if (!mayPass) return n;
+    const probe = select(range, n, skip, false, [{ expression: dialect.jsonBytes('data'), name: 'size' }]);
+    const sizes = await store.all<{ size: number | string }>(probe.text, [...probe.params]).catch(refuseForged);
+    for (const [i, row] of sizes.entries()) {
+      if (room < 0) {
+        want -= n - 1 - i; // the page passed the limit with the row before this one
+        return i + 1;
+      }
+      if (i < n - 1) room -= Number(row.size);
+    }
+    return n;
+  };
+  let rows: Row[];
+  if (!after) {
+    const whole: Range = { order: orderClause(sort) };
+    const first = select(whole, await fitting(whole, q.limit + 1, offset), offset);
+    rows = await store.all<Row>(first.text, [...first.params]);
+  } else {
+    // Keyset: the ranges after the cursor's position (keyset.ts), each read in index order, a page
+    // at most, so a deep page costs what the first one does. Read in turn until the page is full:
+    // as a rule one range (the cursor says which ranges were empty when its page was read), two or
+    // three where the page crosses the end of a tie or of a type class.
+    rows = [];
+    let reads = 0;
+    for (const k of keysetRanges(sort, after.values, after.id, after.from, dialect.keyParam)) {
+      if (rows.length > want) break;
+      const range: Range = k;
+      const next = select(range, await fitting(range, want - rows.length + 1, 0), 0, rows.length === 0);
+      rows.push(...(await store.all<Row>(next.text, [...next.params]).catch(refuseForged)));
+      reads++;
+    }
+    // A document moved by a concurrent update may show in two ranges: once is enough. One range
+    // can't repeat a row: no set of ids to build then.
+    if (reads > 1) {
+      const seen = new Set<string>();
+      rows = rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, want + 1);
+    }
+  }
+  const page = rows.slice(0, want);
+  const known = rows.length ? rows[0].extra : await readKnown();
+  const last = rows.length > want ? page[page.length - 1] : undefined;
+  const lastValues = last && keyValues(sort, last);
+  const nextCursor =
+    last && lastValues ? cursors.encode(binding, { values: lastValues, id: last.id, from: firstDifference(lastValues, keyValues(sort, rows[want])) }) : null;
+  const matched = counted && rows.length ? Number(rows[0].matched) : undefined;
+  return answer(
+    page.map((r) => (projection ? documentJson(r.id, projectedText(projection, r), r.created_at, r.updated_at) : jsonOfRow(r))),
+    await totalOf(known, matched),
+    nextCursor,
+  );
+}
