@@ -7,7 +7,6 @@ import { ApiError } from '../errors.ts';
 import { principalOf } from '../http/auth.ts';
 import { errorResponses } from '../http/error-schema.ts';
 import { checkCollection } from '../documents/names.ts';
-import { SCALAR_ONLY } from '../documents/query.ts';
 import type { DocumentRules } from '../documents/rule-access.ts';
 import { loadRules, ruleFor } from '../rules/rules.ts';
 import type { Store } from '../store/store.ts';
@@ -59,9 +58,8 @@ export function syncRoutes(app: FastifyInstance, deps: { sync: SyncService; rule
       read: scopes.operation,
       caller: user ? `user:${user.id}` : 'anonymous',
       // The rule as written and as resolved for this user: a change of the rule or of the `$auth` values it uses resets.
-      // Keys sorted: an instance may hold the rules as sent, another as PostgreSQL's jsonb gives them back;
-      // and the resolved filter's SCALAR_ONLY marker is random per process, so it is named for what it is.
-      view: hash((stringify([rule, scopes.operation.filter ?? null]) ?? '').split(SCALAR_ONLY).join('$scalar')),
+      // Keys sorted: an instance may hold the rules as sent, another as PostgreSQL's jsonb gives them back.
+      view: hash(stringify([rule, scopes.operation.filter ?? null]) ?? ''),
     };
   };
 

@@ -63,9 +63,7 @@ export class SyncService {
     // The snapshot's moment is read before its first page: whatever commits later comes again in catch-up, where versions make it a no-op.
     const origin = cursor?.origin ?? (await lastChangeId(this.store, v.databaseId)) ?? 0n;
     const view = cursor?.view ?? v.view;
-    const filters = [v.read?.filter && compileFilter(dialect.json, JSON.stringify(v.read.filter)), v.filter && compileFilter(dialect.json, v.filter)].filter(
-      (f) => !!f,
-    );
+    const filters = [v.read?.filter && compileFilter(dialect.json, v.read.filter), v.filter && compileFilter(dialect.json, v.filter)].filter((f) => !!f);
     const params: Param[] = [v.databaseId, v.collection, ...filters.flatMap((f) => f.params)];
     let where = `${inCollection(dialect)}${filters.map((f) => ` AND (${f.sql})`).join('')}`;
     if (cursor) {
