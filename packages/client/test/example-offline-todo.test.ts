@@ -53,6 +53,13 @@ test('examples/offline-todo: add online, add offline (shown with a pending count
   await page.locator('#status', { hasText: 'online' }).waitFor({ timeout: 15_000 });
   await page.fill('#title', 'buy milk');
   await page.click('#add button');
+  await page.locator('#list li', { hasText: 'buy milk' }).waitFor();
+  // Sent: the server has it (the status said "0 waiting" before the click too).
+  const titles = async () => (await f.admin().collection<{ title: string }>('todos').list({ sortBy: 'createdAt' })).documents.map((d) => d.title);
+  for (let i = 0; (await titles()).length === 0; i++) {
+    assert.ok(i < 200, 'the first to-do reached the server');
+    await new Promise((r) => setTimeout(r, 50));
+  }
   await page.locator('#status', { hasText: '0 change(s) waiting' }).waitFor({ timeout: 15_000 });
   await context.setOffline(true);
   await page.fill('#title', 'written offline');
@@ -61,8 +68,7 @@ test('examples/offline-todo: add online, add offline (shown with a pending count
   await page.locator('#status', { hasText: '1 change(s) waiting' }).waitFor({ timeout: 15_000 });
   await context.setOffline(false);
   await page.locator('#status', { hasText: '0 change(s) waiting' }).waitFor({ timeout: 20_000 });
-  const titles = (await f.admin().collection<{ title: string }>('todos').list({ sortBy: 'createdAt' })).documents.map((d) => d.title);
-  assert.deepEqual(titles, ['buy milk', 'written offline']);
+  assert.deepEqual(await titles(), ['buy milk', 'written offline']);
   assert.deepEqual(errors, []);
   await context.close();
 });
