@@ -71,7 +71,7 @@ export class SvcClient {
 
   /** The documents of a collection, typed with your document shape. */
   collection<T extends object = Record<string, unknown>>(name: string): CollectionService<T> {
-    return new CollectionService<T>(this.documents, name);
+    return new CollectionService<T>(this.documents, name, this.realtime);
   }
 
   /**

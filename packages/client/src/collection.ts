@@ -1,5 +1,7 @@
 import { versionOf } from './errors.js';
 import type { CallOptions, Sender, SendOptions, WriteOptions } from './http.js';
+import type { RealtimeService } from './realtime.js';
+import { Replica, type ReplicaOptions } from './replica/replica.js';
 import type { Doc, FieldPath, ListParams, ListResult, MergePatch, NewDoc, Projected, UpdateDocument, Versioned } from './types.js';
 
 /** Options of an update or a delete: `ifMatch`, a version (or `'*'`) the document must still be at, else 412 `precondition_failed`. */
@@ -40,6 +42,8 @@ export class CollectionService<T extends object = Record<string, unknown>> {
   constructor(
     private readonly http: Sender,
     readonly name: string,
+    /** The client's realtime service: a replica's live socket (absent: replicas catch up only when asked). */
+    private readonly realtime?: RealtimeService,
   ) {
     this.docs = `/${encodeURIComponent(name)}/docs`;
   }
@@ -163,6 +167,20 @@ export class CollectionService<T extends object = Record<string, unknown>> {
   /** `for await (const doc of client.collection('posts'))`: every document, oldest first. */
   [Symbol.asyncIterator](): AsyncGenerator<Doc<T>, void, undefined> {
     return this.iterate();
+  }
+
+  /**
+   * An offline-first copy of this collection (API.md §3.1): kept up to date by sync and the realtime
+   * socket, queried locally with the server's semantics, written to while offline (docs/sync.md).
+   *
+   * @example
+   * const todos = svc.collection<Todo>('todos').replica({ storage: new IndexedDbStorage('todos') });
+   * await todos.ready;
+   * todos.on('change', () => render(todos.query({ sortBy: 'createdAt' })));
+   * await todos.create({ title: 'works offline' });
+   */
+  replica(opts: ReplicaOptions<T> = {}): Replica<T> {
+    return new Replica<T>(this.http, this, this.realtime, opts);
   }
 
   private path(id: string): string {

@@ -16,6 +16,9 @@ export {
   type RealtimeStateInfo,
   type SubscribeOptions,
 } from './realtime.js';
+export { Replica, type ReplicaConflict, type ReplicaEvents, type ReplicaOptions, type ReplicaQuery } from './replica/replica.js';
+export { MemoryStorage, FileStorage, type HeldDoc, type QueuedWrite, type ReplicaState, type ReplicaStorage } from './replica/storage.js';
+export { IndexedDbStorage } from './replica/indexeddb.js';
 export { RulesService } from './rules.js';
 export { FilesService, type FileRecord, type FileList, type FileListParams, type UploadBody, type UploadOptions, type UrlOptions } from './files.js';
 export { UsersService } from './users.js';

@@ -12,6 +12,12 @@ import { fixture, type Fixture } from './helpers.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+/** The SDK and its two dependencies (the page maps their names with an import map). */
+const ROOTS: Record<string, string> = {
+  '/sdk/': DIST,
+  '/filter/': fileURLToPath(new URL('../../filter/dist/', import.meta.url)),
+  '/idb/': fileURLToPath(new URL('../../../node_modules/idb/build/', import.meta.url)),
+};
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -31,6 +37,7 @@ if (missing && process.env.CI === 'true') throw new Error(`${missing}: under CI 
 
 const PAGE = (publicKey: string) => `<!doctype html>
 <meta charset="utf-8"><title>svc SDK in a browser</title>
+<script type="importmap">{ "imports": { "idb": "/idb/index.js", "@svc/filter": "/filter/index.js" } }</script>
 <script type="module">
   import { createClient, SvcError } from '/sdk/index.js';
   const svc = createClient({ url: location.origin, key: ${JSON.stringify(publicKey)} });
@@ -56,9 +63,10 @@ async function startPageServer(svcUrl: string, publicKey: string) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE(publicKey));
-    if (url.pathname.startsWith('/sdk/')) {
-      const file = normalize(join(DIST, url.pathname.slice('/sdk/'.length)));
-      if (!file.startsWith(DIST) || !existsSync(file)) return res.writeHead(404).end();
+    const root = Object.entries(ROOTS).find(([prefix]) => url.pathname.startsWith(prefix));
+    if (root) {
+      const file = normalize(join(root[1], url.pathname.slice(root[0].length)));
+      if (!file.startsWith(root[1]) || !existsSync(file)) return res.writeHead(404).end();
       return res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
     }
     if (!url.pathname.startsWith('/v1/')) return res.writeHead(404).end();

@@ -18,6 +18,7 @@ import { sectionBlocks } from './readme-snippets.ts';
 
 const run = promisify(execFile);
 const PACKAGE = fileURLToPath(new URL('../', import.meta.url));
+const FILTER = fileURLToPath(new URL('../../filter/', import.meta.url));
 const TSC = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browserMissing = existsSync(CHROMIUM) ? undefined : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`;
@@ -47,8 +48,10 @@ before(async () => {
   }>;
   tarball = join(project, packed[0].filename);
   files = packed[0].files.map((x) => x.path);
+  // Its query language (the replica's local queries) is a package of this repository too, installed from its own tarball.
+  const filter = JSON.parse((await npm(FILTER, 'pack', '--json', '--ignore-scripts', '--pack-destination', project)).stdout) as Array<{ filename: string }>;
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-app', version: '1.0.0', private: true, type: 'module' }, null, 2));
-  await npm(project, 'install', tarball);
+  await npm(project, 'install', join(project, filter[0].filename), tarball);
 });
 after(async () => {
   await f?.close();
@@ -67,7 +70,11 @@ test('the tarball holds the build, its types, the sources of its maps and the RE
   assert.equal(manifest.private, undefined, 'publishable');
   assert.match(manifest.version, /^\d+\.\d+\.\d+/);
   assert.equal(manifest.exports['.'].types, './dist/index.d.ts');
-  assert.ok(!('dependencies' in manifest), 'no dependencies: nothing else to install');
+  assert.deepEqual(
+    Object.keys(manifest.dependencies).sort(),
+    ['@svc/filter', 'idb'],
+    "two dependencies: the query language and IndexedDB's wrapper (the replica)",
+  );
 });
 
 test("from Node: the README's ten-line example, pasted into the project, type-checks against the installed package and runs", async () => {
@@ -116,7 +123,7 @@ test('from a plain HTML page in Chromium: an import map names the installed buil
     join(project, 'index.html'),
     `<!doctype html>
 <meta charset="utf-8"><title>my app</title>
-<script type="importmap">{ "imports": { "@svc/client": "/node_modules/@svc/client/dist/index.js" } }</script>
+<script type="importmap">{ "imports": { "@svc/client": "/node_modules/@svc/client/dist/index.js", "@svc/filter": "/node_modules/@svc/filter/dist/index.js", "idb": "/node_modules/idb/build/index.js" } }</script>
 <script type="module">
   import { createClient, SvcError } from '@svc/client';
   const svc = createClient({ url: ${JSON.stringify(f.server.url)}, key: ${JSON.stringify(f.publicKey)} });

@@ -29,6 +29,7 @@ import { systemClock, type Clock } from './infra/clock.ts';
 import type { Bus } from './infra/bus/bus.ts';
 import { localBus } from './infra/bus/local.ts';
 import { createRealtime } from './realtime/realtime.ts';
+import { createSync } from './sync/sync.ts';
 import { createJobs } from './infra/jobs.ts';
 import { createInvalidation, type Invalidation } from './infra/invalidation/invalidation.ts';
 import { InvalidatedCache } from './infra/invalidation/cache.ts';
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log, invalidation }),
     createRules({ store }),
     files,
+    createSync({ store, rules: documents.rules, log: app.log }),
     createDocs({ publicUrl: config.publicUrl }),
     createDashboard({ publicUrl: config.publicUrl }),
     createSdk(),

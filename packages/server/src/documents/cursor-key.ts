@@ -9,16 +9,21 @@ const NAME = 'list-cursors';
  * and reads the same cursors. Inserted only if absent: instances starting together keep the
  * first one written, and all read that one back.
  */
-export async function cursorSecret(store: Store): Promise<string> {
-  const read = () => store.get<{ secret: string }>('SELECT secret FROM server_secrets WHERE name = ?', [NAME]);
+export function cursorSecret(store: Store): Promise<string> {
+  return serverSecret(store, NAME);
+}
+
+/** The deployment's secret called `name` (server_secrets), made at random by the first instance that asks. */
+export async function serverSecret(store: Store, name: string): Promise<string> {
+  const read = () => store.get<{ secret: string }>('SELECT secret FROM server_secrets WHERE name = ?', [name]);
   const known = await read();
   if (known) return known.secret;
   await store.run('INSERT INTO server_secrets (name, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
-    NAME,
+    name,
     randomBytes(32).toString('base64url'),
     new Date().toISOString(),
   ]);
   const made = await read();
-  if (!made) throw new Error('the list cursor secret was not kept');
+  if (!made) throw new Error(`the server secret ${name} was not kept`);
   return made.secret;
 }

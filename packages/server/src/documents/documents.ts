@@ -43,7 +43,7 @@ const IDEMPOTENCY_PRUNE_MS = 10 * 60_000;
 const SEARCH_BUILD_POLL_MS = 2000;
 
 /** §1 documents (and §10 rules on them): the service, its automatic indexes and its routes. */
-export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service: DocumentsService } {
+export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service: DocumentsService; rules: DocumentRules } {
   const { store, limits, clock, log } = deps;
   const indexer = new AutoIndexer(
     store,
@@ -60,6 +60,7 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
   let unhear: (() => void) | undefined;
   return {
     service,
+    rules,
     routes: (app) =>
       documentRoutes(app, {
         documents: service,
