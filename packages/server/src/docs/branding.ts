@@ -18,12 +18,13 @@ export const docsFavicon = [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any'
 
 /**
  * The order of the reference's sections (Swagger UI follows the document's `tags`): what an app
- * calls first (documents, its rules, realtime, accounts, webhooks), then the operator's routes.
+ * calls first (documents, its rules, files, realtime, accounts, webhooks), then the operator's routes.
  */
 export const OPENAPI_TAGS = [
   { name: 'documents', description: 'Collections of JSON documents: insert, list, filter, get, update, delete' },
   { name: 'rules', description: 'What a public key may do, per collection' },
-  { name: 'realtime', description: 'Changes as they happen, over a WebSocket' },
+  { name: 'files', description: 'Buckets of files: upload, list, serve, thumbnails, signed links' },
+  { name: 'realtime', description: 'Changes as they happen, over a WebSocket, and sync for offline replicas' },
   { name: 'auth', description: 'End-user accounts: sign-up, sign-in, sessions, e-mail links, OAuth' },
   { name: 'webhooks', description: 'Changes sent to your servers, signed' },
   { name: 'admin', description: 'Operators: databases, keys, settings, users' },

@@ -67,7 +67,7 @@ forEachStore('API reference page', (kind) => {
     await page.locator('.opblock-tag-section').first().waitFor();
     assert.equal(await page.title(), 'svc API reference');
     const sections = await page.locator('.opblock-tag-section h3').evaluateAll((hs) => hs.map((h) => h.getAttribute('data-tag')));
-    assert.deepEqual(sections, ['documents', 'rules', 'realtime', 'auth', 'webhooks', 'admin', 'operations']);
+    assert.deepEqual(sections, ['documents', 'rules', 'files', 'realtime', 'auth', 'webhooks', 'admin', 'operations']);
     // The top bar's logo is svc's: an SVG naming it, where @fastify/swagger-ui puts Fastify's.
     const logo = page.locator('#swagger-ui .topbar a.link img');
     await logo.waitFor();
