@@ -9,6 +9,8 @@ import { forEachStoreAndBytes, send, uploadRaw, type ByteResponse } from './help
 const own = { $auth: 'id' };
 const RULES = {
   'files/private': { read: { owner: own }, create: { owner: own, size: { $lte: 4096 } }, update: { owner: own }, delete: { owner: own } },
+  // A `$auth` value the user lacks makes the rule deny (§10), also in the list's SQL.
+  'files/named': { read: { name: { $auth: 'appMetadata.file' } } },
   'files/*': { read: true },
   '*': { read: true, create: true, update: true, delete: true },
 };
@@ -49,6 +51,20 @@ forEachStoreAndBytes('files: access under §10 rules', (kind, env) => {
     });
     assert.equal(b.status, 201);
     bobFile = b.json;
+  });
+
+  test('a rule whose $auth value the user lacks lets the user list nothing', async () => {
+    const up = await send(t.server, 'POST', '/files/named', {
+      key: t.db.secretKey,
+      body: randomBytes(10),
+      headers: { 'content-type': 'application/octet-stream' },
+      query: { name: 'x.bin' },
+    });
+    assert.equal(up.status, 201, up.bytes.toString());
+    const list = await as(ann, 'GET', '/files/named');
+    assert.equal(list.status, 200, list.bytes.toString());
+    assert.equal(list.json.total, 0);
+    assert.deepEqual(list.json.files, []);
   });
 
   test("neither user reads, lists, links, renames or deletes the other's file by any route", async () => {
