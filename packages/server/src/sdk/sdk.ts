@@ -13,6 +13,8 @@ import type { Feature } from '../feature.ts';
  * (http/cors.ts).
  */
 const BUNDLE = fileURLToPath(new URL('../../../client/dist/browser/', import.meta.url));
+/** The SDK's version (packages/client/package.json): `/sdk/svc@<version>.js` never changes, so it is cached for good. */
+const VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL('../../../client/package.json', import.meta.url)), 'utf8')) as { version: string }).version;
 
 /** One file, read once at start, with the strong ETag of its bytes. */
 interface Asset {
@@ -39,12 +41,17 @@ export function createSdk(deps: { dir?: string } = {}): Feature {
   ]);
   return {
     routes(app: FastifyInstance) {
-      for (const [name, asset] of files) {
-        app.get(`/sdk/${name}`, { schema: { hide: true } }, async (request, reply) => {
-          if (!asset) throw notFound(`The SDK bundle is not built: run \`npm run build -w @svc/client\` (it writes packages/client/dist/browser/${name})`);
-          // Cacheable, and checked again on each use: a server upgraded under a page serves the new SDK
-          // at once, and an unchanged one costs a 304.
-          reply.header('etag', asset.etag).header('cache-control', 'public, no-cache').header('x-content-type-options', 'nosniff');
+      const routes: Array<[string, Asset | undefined, string]> = [
+        // Cacheable, and checked again on each use: a server upgraded under a page serves the new SDK
+        // at once, and an unchanged one costs a 304.
+        ...[...files].map(([name, asset]): [string, Asset | undefined, string] => [`/sdk/${name}`, asset, 'public, no-cache']),
+        // The versioned URL: a page that pins it is never served another SDK, so browsers keep it.
+        [`/sdk/svc@${VERSION}.js`, files.get('svc.js'), 'public, max-age=31536000, immutable'],
+      ];
+      for (const [path, asset, cacheControl] of routes) {
+        app.get(path, { schema: { hide: true } }, async (request, reply) => {
+          if (!asset) throw notFound('The SDK bundle is not built: run `npm run build -w @svc/client` (it writes packages/client/dist/browser/)');
+          reply.header('etag', asset.etag).header('cache-control', cacheControl).header('x-content-type-options', 'nosniff');
           if (matches(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
           return reply.type(asset.type).send(asset.body);
         });

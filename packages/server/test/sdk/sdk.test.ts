@@ -2,6 +2,7 @@
 // with no build step can import it (the README's tutorial does, in Chromium: packages/client/test/tutorial.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { forEachStore } from '../helpers/stores.ts';
 import { useServer } from '../helpers/server.ts';
 
@@ -37,6 +38,15 @@ forEachStore('the SDK as one ES module', (kind) => {
       'the map points at the TypeScript sources',
     );
     assert.equal(body.sourcesContent.length, body.sources.length, 'and carries them, so no other file is needed');
+  });
+
+  test('/sdk/svc@<version>.js is the same module under a URL that never changes, cached for good', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../../client/package.json', import.meta.url), 'utf8')) as { version: string };
+    const pinned = await fetch(`${t.server.url}/sdk/svc@${version}.js`);
+    assert.equal(pinned.status, 200);
+    assert.equal(pinned.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(await pinned.text(), await (await fetch(`${t.server.url}/sdk/svc.js`)).text());
+    assert.equal((await fetch(`${t.server.url}/sdk/svc@0.0.0-other.js`)).status, 404);
   });
 
   test('the module exports the SDK: createClient talks to this server', async () => {
