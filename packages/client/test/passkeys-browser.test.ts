@@ -15,6 +15,9 @@ import { fixture, type Fixture } from './helpers.ts';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const SWA = join(dirname(createRequire(import.meta.url).resolve('@simplewebauthn/browser')), '../esm/');
+// The SDK's own imports (its offline replica's query language and IndexedDB wrapper), as built.
+const FILTER = fileURLToPath(new URL('../../filter/dist/', import.meta.url));
+const IDB = join(dirname(createRequire(import.meta.url).resolve('idb')), '/');
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -29,14 +32,14 @@ if (missing && process.env.CI === 'true') throw new Error(`${missing}: under CI 
 
 const PAGE = (publicKey: string) => `<!doctype html>
 <meta charset="utf-8"><title>passkeys</title>
-<script type="importmap">{ "imports": { "@simplewebauthn/browser": "/swa/index.js" } }</script>
+<script type="importmap">{ "imports": { "@simplewebauthn/browser": "/swa/index.js", "@svc/filter": "/filter/index.js", "idb": "/idb/index.js" } }</script>
 <script type="module">
   import { createClient } from '/sdk/index.js';
   window.svc = createClient({ url: location.origin, key: ${JSON.stringify(publicKey)} });
   window.ready = true;
 </script>`;
 
-/** Serves the page, the SDK under /sdk/, @simplewebauthn/browser under /swa/, and passes /v1 to svc. */
+/** Serves the page, the SDK under /sdk/ (with @svc/filter and idb), @simplewebauthn/browser under /swa/, and passes /v1 to svc. */
 async function startPageServer(svcUrl: string, publicKey: string) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -44,6 +47,8 @@ async function startPageServer(svcUrl: string, publicKey: string) {
     for (const [prefix, root] of [
       ['/sdk/', DIST],
       ['/swa/', SWA],
+      ['/filter/', FILTER],
+      ['/idb/', IDB],
     ] as const) {
       if (!url.pathname.startsWith(prefix)) continue;
       const file = normalize(join(root, url.pathname.slice(prefix.length)));

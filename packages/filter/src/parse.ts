@@ -59,13 +59,19 @@ export interface ParseOptions {
  *   parseFilter('{"status":"open","score":{"$gte":10}}');
  *   // {kind: 'and', parts: [{kind: 'field', field: {path: ['status']}, conditions: [{op: '$eq', …}]}, …]}
  */
+/** The refusal of a filter that is not JSON. */
+const NOT_JSON =
+  "filter is not valid JSON. svc's filter is a JSON object, URL-encoded in the query, not an expression such as status = 'open' && score >= 10: " +
+  'filter={"status":"open","score":{"$gte":10}}, with $eq $ne $gt $gte $lt $lte $in $nin $exists $and $or and more (docs/filters.md)';
+
 export function parseFilter(input: unknown, options: ParseOptions = {}): Filter {
   let filter = input;
   if (typeof input === 'string') {
     try {
       filter = JSON.parse(input);
     } catch {
-      throw invalid('filter is not valid JSON');
+      // Says what svc's filter looks like: someone who wrote PocketBase's or SQL's syntax learns it here.
+      throw invalid(NOT_JSON);
     }
   }
   if (options.auth) filter = resolveAuthOperands(filter, options.auth);
