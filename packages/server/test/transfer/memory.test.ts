@@ -14,9 +14,14 @@ const LARGE = Number(process.env.TRANSFER_MEMORY_DOCS ?? 200_000);
 /** How much more the peak RSS may be for ten times the documents: a process that held them would need far more. */
 const SLACK_MB = 40;
 
-/** Runs `svc` with the peak-RSS preload; returns the peak in MB. */
+/**
+ * Runs `svc` with the peak-RSS preload; returns the peak in MB. A small young generation
+ * (--max-semi-space-size=2) keeps the peak about what the process holds rather than how much
+ * garbage V8 lets pile up before a scavenge, which grows with the code loaded (the AWS SDK, sharp)
+ * and made this measure swing 30-53 MB between runs of the same build.
+ */
 async function measured(url: string, args: string[], io: { stdinFile?: string; stdoutFile?: string }): Promise<number> {
-  const r = await svc(url, args, { ...io, nodeArgs: ['--import', PRELOAD] });
+  const r = await svc(url, args, { ...io, nodeArgs: ['--max-semi-space-size=2', '--import', PRELOAD] });
   assert.equal(r.code, 0, r.stderr);
   const kb = Number(/max-rss-kb (\d+)/.exec(r.stderr)?.[1]);
   assert.ok(kb > 0, r.stderr);
