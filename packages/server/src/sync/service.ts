@@ -1,11 +1,11 @@
-import { ApiError } from '../errors.ts';
 import { firstRetainedChangeId, lastChangeId, readChanges } from '../changes/read.ts';
 import type { ChangeEvent } from '../changes/events.ts';
-import { compileFilter } from '../documents/query.ts';
+import { type Filter, matcher } from '@svc/filter';
+import type { Matcher } from '../rules/rules.ts';
+import { compileFilter, parseChecked } from '../documents/query.ts';
 import { documentJson } from '../documents/document-json.ts';
 import { inCollection } from '../documents/key-sql.ts';
 import type { Scope } from '../documents/rule-access.ts';
-import { compileMatcher, type Matcher } from '../rules/rules.ts';
 import type { Param, Store } from '../store/store.ts';
 import { fold, type SyncChange } from './catch-up.ts';
 import { SyncTokens } from './tokens.ts';
@@ -51,19 +51,19 @@ export class SyncService {
   async answer(v: SyncView, q: { limit: number; cursor?: string; checkpoint?: string }): Promise<SyncAnswer> {
     const binding = SyncTokens.binding([v.databaseId, v.collection, v.filter ?? '', v.caller]);
     // The filter is checked (400 invalid_filter) before any token, as a list does.
-    const own = v.filter === undefined ? undefined : parseFilter(v.filter);
-    if (q.checkpoint !== undefined) return this.catchUp(v, binding, await this.tokens.readCheckpoint(q.checkpoint, binding), q.limit, own);
+    const own = v.filter === undefined ? undefined : parseChecked(v.filter);
+    if (q.checkpoint !== undefined) return this.catchUp(v, binding, await this.tokens.readCheckpoint(q.checkpoint, binding), q.limit, own && matcher(own));
     const cursor = q.cursor === undefined ? undefined : await this.tokens.readCursor(q.cursor, binding);
-    return this.snapshot(v, binding, cursor, q.limit);
+    return this.snapshot(v, binding, cursor, q.limit, own);
   }
 
   /** One page of a snapshot: the documents in view after the cursor's id, by id (keyset on the primary key). */
-  private async snapshot(v: SyncView, binding: string, cursor: { origin: bigint; view: string; afterId: string } | undefined, limit: number) {
+  private async snapshot(v: SyncView, binding: string, cursor: { origin: bigint; view: string; afterId: string } | undefined, limit: number, own?: Filter) {
     const { dialect } = this.store;
     // The snapshot's moment is read before its first page: whatever commits later comes again in catch-up, where versions make it a no-op.
     const origin = cursor?.origin ?? (await lastChangeId(this.store, v.databaseId)) ?? 0n;
     const view = cursor?.view ?? v.view;
-    const filters = [v.read?.filter && compileFilter(dialect.json, v.read.filter), v.filter && compileFilter(dialect.json, v.filter)].filter((f) => !!f);
+    const filters = [v.read?.filter && compileFilter(dialect.json, v.read.filter), own && compileFilter(dialect.json, own)].filter((f) => !!f);
     const params: Param[] = [v.databaseId, v.collection, ...filters.flatMap((f) => f.params)];
     let where = `${inCollection(dialect)}${filters.map((f) => ` AND (${f.sql})`).join('')}`;
     if (cursor) {
@@ -137,18 +137,6 @@ export class SyncService {
       reset: false,
     };
   }
-}
-
-/** The `filter` parameter in memory (compileMatcher checks it with the list compiler: 400 `invalid_filter`). */
-function parseFilter(text: string): Matcher {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ApiError('invalid_filter', 'filter is not valid JSON');
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError('invalid_filter', 'filter must be a JSON object');
-  return compileMatcher(parsed as Record<string, never>);
 }
 
 /** The JSON text of an answer (documents are JSON text already). */
