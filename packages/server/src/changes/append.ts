@@ -63,7 +63,7 @@ interface Pending {
  * caller inserts them itself). Only for ids the service generated (random UUIDv7s): they cannot
  * collide, so the write needs no answer from the INSERT, and nobody can name them before COMMIT,
  * so no later write of the group misses them. This turns a group of N single inserts from N
- * round trips on its one connection into none (issue 16: the connection's round trips bounded a
+ * round trips on its one connection into none (the connection's round trips bounded a
  * database's write rate). Rolled back alone, the write takes its documents back out.
  */
 export function deferDocuments(
@@ -174,7 +174,7 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
  * to the last event, each collection's count by its delta, the events and the deferred documents,
  * each set bound as one JSON array (`dialect.jsonRecords`). A fixed text stays a named prepared
  * statement, so PostgreSQL neither parses nor plans it per group, and svc binds 8 parameters
- * instead of 14 per write (issue 16).
+ * instead of 14 per write.
  */
 async function writePending(q: Queryable, dialect: Dialect, databaseId: string, pending: Pending): Promise<void> {
   const { events, documents, answers } = pending;

@@ -3,7 +3,7 @@ import { ApiError, sendError, type ErrorDetail } from '../errors.ts';
 
 /**
  * Answers that say how to do it in svc when a request is written the way another backend (or
- * habit) spells it (issue 29): unknown list parameters are a 400 naming them, with svc's name for
+ * habit) spells it: unknown list parameters are a 400 naming them, with svc's name for
  * those that PocketBase, Supabase or REST habit use, instead of being silently ignored (a
  * `sort=-createdAt` answered in the default order looks like a bug in the app); a method the path
  * does not take is a 405 with `Allow` and the method to use.

@@ -112,7 +112,7 @@ export class AutoIndexer {
     // A field filtered by in lists ordered by createdAt (the default, and what access rules' lists
     // are) gets its index followed by created_at: the page is then the first rows of one index
     // range, in order, instead of every matching row fetched and sorted (an owner's 100 todos of
-    // 100,000 read for a page of 20: issue 10). Sorted by the field itself, the index ends in id.
+    // 100,000 read for a page of 20). Sorted by the field itself, the index ends in id.
     const wanted: Array<[string[], Kind[]]> = [
       ...demand.filter.map((segments): [string[], Kind[]] => [segments, [demand.byCreatedAt ? 'created' : 'btree', ...(gin ? (['array'] as const) : [])]]),
       ...(demand.sort ? [[demand.sort, gin ? ['btree', 'array'] : ['btree']] as [string[], Kind[]]] : []),

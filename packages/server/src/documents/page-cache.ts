@@ -70,8 +70,8 @@ interface Use {
  * - Searches are not kept: a search index being built changes their answers without a write.
  * - Bounded by the answers' length added up (LRU), and an entry lives at most CACHE_TTL_MS.
  *
- * The price of a miss is the version read (on SQLite about 20 µs of svc's CPU under load; on
- * PostgreSQL a round trip, about 70 µs) and keeping the answer; a hit spares the page query, the
+ * The price of a miss is the version read (on SQLite, svc's CPU for one read; on PostgreSQL, a
+ * round trip; docs/performance-notes.md) and keeping the answer; a hit spares the page query, the
  * documents' JSON text and the cursor's HMAC. A database whose lists rarely hit skips the cache
  * for a while (JUDGE_EVERY), so a write-heavy one costs about what it did without it.
  * Lists that go to the store without looking count as misses.

@@ -98,9 +98,9 @@ const NEVER_KEY = {};
 
 /**
  * The scope of a rule for a user, compiled once per rule and per the values of its `$auth`
- * operands: compiling (parsing and checking the filter, then the matcher) took
- * about 7 of the 9 µs that deciding a public-key insert under an owner rule cost (node
- * --cpu-prof). The resolved filter depends on nothing else, so the same key is the same scope.
+ * operands: compiling (parsing and checking the filter, then the matcher) was
+ * most of what deciding a public-key insert under an owner rule cost (node --cpu-prof;
+ * docs/performance-notes.md). The resolved filter depends on nothing else, so the same key is the same scope.
  */
 function scopeFor(rule: Rule, user: RuleUser | undefined): Scope {
   if (!user || !isObject(rule)) return scopeOf(resolveRule(rule, user));

@@ -6,7 +6,7 @@ import type { AutoIndexer } from './indexes.ts';
 
 /**
  * The fields a database's read rules filter on ask for their automatic indexes when the rules are
- * saved (issue 23): every public-key list under such a rule filters on them, in the default
+ * saved: every public-key list under such a rule filters on them, in the default
  * order, and they are chosen by whoever holds the secret key, so they may spend the database's
  * budget. (A public key's own filters and sorts never count as asks: anyone may send them.)
  */

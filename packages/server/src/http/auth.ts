@@ -118,8 +118,8 @@ export type CountRequest = (request: FastifyRequest, reply: FastifyReply, done: 
  * The checks every request passes, in this order, as ONE callback hook: resolve its caller (a
  * failure is recorded, not thrown yet), count it against its rate limit (so a request with a bad
  * key is counted against its IP), then throw the recorded failure or the public-key rule. One
- * hook instead of three (one of them async) keeps the per-request cost of every route down:
- * part of issue 16's cut of svc's µs per request.
+ * hook instead of three (one of them async) keeps the per-request cost of every route down
+ * (docs/performance-notes.md).
  */
 export function installRequestChecks(app: FastifyInstance, deps: AuthHookDeps, countRequest: CountRequest): void {
   // Fixed request shape: these are set on most requests, and adding them later would change the

@@ -4,7 +4,7 @@ import type { ErrorDetail } from '../errors.ts';
  * Ajv's errors as details a person can act on. A union (`anyOf`) that fails gives one error per
  * branch plus one for the union ("must be equal to constant" ×2, "must match a schema in anyOf"):
  * those become one detail per path naming what is allowed ("must be `asc` or `desc`"); a nullable
- * field's "must be null" branch is folded in the same way (issue 29: errors that teach).
+ * field's "must be null" branch is folded in the same way, so the error teaches.
  * Hand-written: ajv-errors would need a message in every schema, and these are the union's own terms.
  */
 export interface AjvError {

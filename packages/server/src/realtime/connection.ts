@@ -87,7 +87,7 @@ export class RealtimeConnection implements FeedSubscriber {
   /**
    * The collections whose `read` rule lets this socket see nothing at all, whatever is written: the
    * rule is false or absent, or it needs a signed-in user and the token belongs to nobody. Said in
-   * `ready` (issue 29), so an app whose socket is open but will stay silent learns why. A filter
+   * `ready`, so an app whose socket is open but will stay silent learns why. A filter
    * rule with a user may also match nothing; that depends on the documents, and is not said.
    */
   private async unreadable(): Promise<string[]> {

@@ -204,8 +204,8 @@ export interface Dialect {
    * position) and should not steer the plan. SQLite (built with STAT4, as better-sqlite3 is)
    * plans with the bound values of parameters compared to index columns it has samples of, and
    * then prepares the statement again on every bind: `+?` (a no-op) keeps the value out of
-   * planning. A list sorted by a user field took 115-128 µs in SQLite bound as `?`, 52-60 µs as
-   * `+?`, same plan (20k documents). PostgreSQL: `?`.
+   * planning: same plan, without the planning on every bind (docs/performance-notes.md).
+   * PostgreSQL: `?`.
    */
   readonly keyParam: string;
   /** Full-text search (documents/search.ts). */

@@ -46,8 +46,8 @@ function describe(e: Error & { code?: string }): string {
  * The time-out is a plain `setTimeout` that destroys the request, not an `AbortSignal.timeout`:
  * Node holds such a signal only weakly once it is combined through `AbortSignal.any` (its timer
  * keeps a weak reference so an unobserved signal can be collected), so a full GC during an
- * attempt collected it and the attempt hung for as long as the receiver did, holding its slot
- * (issue 23, row 1). An active timer is held strongly by Node's timer list until it fires or is
+ * attempt collected it and the attempt hung for as long as the receiver did, holding its slot.
+ * An active timer is held strongly by Node's timer list until it fires or is
  * cleared, so every attempt ends at the time-out whatever the process does meanwhile. The
  * dispatcher's shutdown signal is listened to directly (its controller is held by the
  * dispatcher) and the listener removed when the attempt ends.

@@ -7,7 +7,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { compileFilter } from '../../src/documents/query.ts';
 
 /**
- * Issue 13, item 8: "tags contains one value" is served by an index on PostgreSQL. A field that
+ * "tags contains one value" is served by an index on PostgreSQL. A field that
  * documents hold as an array earns, on the demand that earns its B-tree, a GIN index on that field
  * alone (never on the whole `data` column); the containment test of the list filter uses it.
  * SQLite has no such index (its lists open arrays with json_each). And `$prefix` is a range on

@@ -6,7 +6,7 @@ import { apiClient, assertError } from '../helpers/api.ts';
 import { newUser } from '../helpers/auth-client.ts';
 
 /**
- * Issue 13, items 1, 2 and 7: arrays as in MongoDB, `$prefix` and `$icontains` (API.md §1.1). One
+ * Arrays as in MongoDB, `$prefix` and `$icontains` (API.md §1.1). One
  * fixture of arrays of mixed types, nested objects, arrays of objects and missing fields; every
  * expected answer is written by hand, in order, and must hold on SQLite and on PostgreSQL alike.
  */

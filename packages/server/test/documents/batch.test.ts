@@ -11,7 +11,7 @@ type Doc = { id: string; [k: string]: unknown };
 type Results = { results: Array<{ status: number; document?: Doc; version?: string }> };
 type Failure = { error: { code: string; details: Array<{ path: string; message: string; version?: string }> } };
 
-/** Issue 26, item 3: POST /batch (API.md §1.2). */
+/** POST /batch (API.md §1.2). */
 forEachStore('batch', (kind) => {
   const t = useServer(kind, { env: { LIMIT_BATCH_OPERATIONS: '5', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   const api = apiClient(

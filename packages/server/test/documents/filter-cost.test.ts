@@ -5,7 +5,7 @@ import { errorCode, request, useServer } from '../helpers/server.ts';
 import { compileFilter, FILTER_COST_BUDGET } from '../../src/documents/query.ts';
 
 /**
- * Issue 23, rows 2 and 8: a filter's SQL is bounded by construction. A list operand is one JSON
+ * A filter's SQL is bounded by construction. A list operand is one JSON
  * parameter, and an operator's test is written at most twice whatever the depth of its path: a
  * 2 KB filter (a 16-segment path, `$in` of 900) was 8 MB of SQL (40 MB under `$elemMatch`) and
  * stalled SQLite's event loop; `$in` of 998-1000 values answered 500 on SQLite ("Expression tree

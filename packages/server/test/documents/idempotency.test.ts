@@ -10,7 +10,7 @@ import { IdempotencyKeys } from '../../src/idempotency/keys.ts';
 
 type Doc = { id: string; [k: string]: unknown };
 
-/** Issue 26, item 4: Idempotency-Key on every writing route (API.md §1.2). */
+/** Idempotency-Key on every writing route (API.md §1.2). */
 forEachStore('idempotency keys', (kind) => {
   const clock = new ManualClock();
   const t = useServer(kind, { clock });

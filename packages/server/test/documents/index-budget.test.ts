@@ -74,7 +74,7 @@ forEachStore('automatic index budgets', (kind) => {
     assert.equal(r.status, 200);
   });
 
-  // Issue 23, row 9: public keys alone spent a database's budget (and four databases', the store's).
+  // Public keys alone spent a database's budget (and four databases', the store's).
   test("a public key's own filters and sorts never ask for indexes; the same lists with the secret key do", async () => {
     const db = await gamesDatabase();
     for (let i = 0; i < 5; i += 1) {

@@ -5,7 +5,7 @@ import { request, startServer, useServer, type TestServer } from '../helpers/ser
 import { indexCatalog } from './index-catalog.ts';
 
 /**
- * Issue 23, item 4: "deadlock detected" from the automatic index builder on PostgreSQL under
+ * "deadlock detected" from the automatic index builder on PostgreSQL under
  * load. Two instances building at once: `CREATE INDEX CONCURRENTLY` waits for every older
  * snapshot, and the other instance's build (or its ANALYZE) waits for the first one's lock, so
  * PostgreSQL ended one with a deadlock. Builds now take turns across instances (the store's

@@ -5,7 +5,7 @@ import { request, useServer } from '../helpers/server.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 /**
- * Issue 23, row 7 (API.md §1.1, third version, "Bounded pages"): a page stops growing once its
+ * API.md §1.1, third version, "Bounded pages": a page stops growing once its
  * documents' JSON passes LIMIT_PAGE_BYTES; the document that crosses it is included (a page holds
  * at least one), and nextCursor continues after the page's last document. One list answer's
  * memory grew with limit × document size: six public-key lists of 105 MiB took RSS to 2.4 GiB.

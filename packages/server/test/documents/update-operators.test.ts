@@ -7,7 +7,7 @@ import { newUser } from '../helpers/auth-client.ts';
 
 type Doc = { id: string; createdAt: string; updatedAt: string; [k: string]: unknown };
 
-/** Issue 26, item 2: update operators exactly as API.md §1.2's table, applied atomically in the write's transaction. */
+/** Update operators exactly as API.md §1.2's table, applied atomically in the write's transaction. */
 forEachStore('update operators', (kind) => {
   const t = useServer(kind, { env: { LIMIT_DOCUMENT_BYTES: '2000' } });
   const api = apiClient(

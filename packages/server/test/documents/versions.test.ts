@@ -7,7 +7,7 @@ import { newUser } from '../helpers/auth-client.ts';
 
 type Doc = { id: string; createdAt: string; updatedAt: string; [k: string]: unknown };
 
-/** Issue 26, item 1: versions, ETag, If-Match on PATCH and DELETE, If-None-Match on GET (API.md §1.2). */
+/** Versions, ETag, If-Match on PATCH and DELETE, If-None-Match on GET (API.md §1.2). */
 forEachStore('document versions and preconditions', (kind) => {
   const t = useServer(kind);
   const api = apiClient(

@@ -1,5 +1,5 @@
 // Every refusal that depends on the server's configuration names the setting that changes it, so
-// the person who hits it knows the fix (issue 14): limits name their LIMIT_* variable, the SSRF
+// the person who hits it knows the fix: limits name their LIMIT_* variable, the SSRF
 // guard names WEBHOOK_ALLOW_PRIVATE_URLS=true, the rate limit its RATE_LIMIT_* variables.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

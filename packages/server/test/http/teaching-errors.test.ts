@@ -1,4 +1,4 @@
-// Errors that teach (issue 29): each mistake a newcomer from PocketBase or Supabase makes is answered
+// Errors that teach: each mistake a newcomer from PocketBase or Supabase makes is answered
 // in API.md's shape and codes, saying what svc takes instead, once.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // `npm install` on the Node the project names prints no EBADENGINE warning: every package the lock
-// file installs accepts the lowest Node of the root's `engines` (issue 29). A dependency that moves
+// file installs accepts the lowest Node of the root's `engines`. A dependency that moves
 // to Node 22 fails here, not on a newcomer's first install.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -14,7 +14,7 @@ async function newDatabase(server: ServerProcess): Promise<{ databaseId: string;
 }
 
 /**
- * Issue 26, item 4: a server killed with SIGKILL right after COMMIT, before it answered: the
+ * A server killed with SIGKILL right after COMMIT, before it answered: the
  * client's retry with the same Idempotency-Key, on the restarted server, is a replay of the
  * committed write, not a second write. The crash comes from the test-only switch
  * SVC_TEST_CRASH_AFTER_COMMIT_KEY (config.ts), which kills the process after the commit of the
@@ -52,7 +52,7 @@ forEachStore('idempotency across a crash after COMMIT', (kind) => {
   });
 });
 
-/** Issue 26, item 2: $inc and If-Match hold across two server processes on one PostgreSQL database. */
+/** $inc and If-Match hold across two server processes on one PostgreSQL database. */
 describe('update operators on two instances (PostgreSQL)', { skip: await missingServices({ postgres: true }) }, () => {
   let db: TestStore;
   let a: ServerProcess;

@@ -8,7 +8,7 @@ import { newUser } from '../helpers/auth-client.ts';
 import { assertConverged, syncGet, TestCopy } from '../sync/sync-client.ts';
 
 /**
- * Issue 28, item 1: two server processes on one PostgreSQL sign checkpoints and cursors with the
+ * Two server processes on one PostgreSQL sign checkpoints and cursors with the
  * key kept in the store (migration 14), so a client may page a snapshot and catch up through
  * either instance, with writes coming through the other.
  */

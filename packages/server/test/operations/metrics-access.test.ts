@@ -1,4 +1,4 @@
-// /metrics is safe by default (issue 29): without METRICS_TOKEN it answers only this machine
+// /metrics is safe by default: without METRICS_TOKEN it answers only this machine
 // (a loopback peer naming no forwarded client); from anywhere else it is a 403 saying to set the
 // token; with the token, a Bearer token is needed from everywhere (operations.test.ts).
 import { test } from 'node:test';

@@ -9,7 +9,7 @@ import type { Store } from '../../src/store/store.ts';
 import { call, type Answer } from './outage-helpers.ts';
 
 /**
- * Issue 23, row 6 (API.md §11, third version): while another connection holds SQLite's write lock,
+ * API.md §11, third version: while another connection holds SQLite's write lock,
  * a write waits for it without holding the event loop. SQLite's own busy handler sleeps in the
  * calling thread, the event loop for better-sqlite3: /health and reads waited with the write (up to
  * the whole busy time-out). Now /health and reads answer while the write waits; the write goes

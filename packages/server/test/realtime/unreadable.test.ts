@@ -1,4 +1,4 @@
-// A socket whose token can see nothing of a collection says so in `ready` (issue 29): a public-key
+// A socket whose token can see nothing of a collection says so in `ready`: a public-key
 // token of nobody under a rule that needs a signed-in user, or any token under a read rule that is
 // false or absent, is told `unreadable`, instead of an open socket that stays silent.
 import { before, test } from 'node:test';

@@ -7,8 +7,8 @@ import { matches, parseFilter } from '@svc/filter';
 import { DOCUMENTS, prng, randomDocument, randomFilter } from '../../../filter/test/random.ts';
 
 /**
- * Issue 10, item 2 (and issue 13: arrays, $all, $size, $elemMatch, paths crossing arrays, $prefix,
- * $icontains): the in-memory matcher agrees exactly with a list's filter SQL. Random
+ * With arrays, $all, $size, $elemMatch, paths crossing arrays, $prefix and
+ * $icontains, the in-memory matcher agrees exactly with a list's filter SQL. Random
  * documents of mixed types (numbers, strings, booleans, null, nested objects, arrays, missing
  * fields) go in through the HTTP API; for each random filter over a small set of paths, values and
  * operators, the ids the matcher accepts must be the ids the list returns. Seeded, so a failure

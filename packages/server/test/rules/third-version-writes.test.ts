@@ -7,7 +7,7 @@ import { newUser } from '../helpers/auth-client.ts';
 
 type Doc = { id: string; [k: string]: unknown };
 
-/** Issue 26, item 5: §10's third-version update rules `{ when, fields }`, UUID ids on public creates, and §0's CORS line. */
+/** §10's third-version update rules `{ when, fields }`, UUID ids on public creates, and §0's CORS line. */
 forEachStore('third-version rules for writes, and CORS', (kind) => {
   const t = useServer(kind);
   const api = apiClient(

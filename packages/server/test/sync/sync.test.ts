@@ -19,7 +19,7 @@ const RULES = {
   notes: { read: true },
 };
 
-/** Issue 28, item 1: GET /sync/:collection (API.md §3.1). */
+/** GET /sync/:collection (API.md §3.1). */
 forEachStore('sync: snapshot and catch-up', (kind) => {
   const clock = new ManualClock();
   const t = useServer(kind, { clock });

@@ -39,11 +39,10 @@ import { SqliteStore } from '../../store/sqlite/sqlite-store.ts';
  * `sqlite.ts`: this process's writes are heard by TEMP triggers on the store's writer connection
  * (in-process, applied again once the transaction ends); another process's, by PRAGMA
  * data_version on that connection, read once per HTTP request before any hook
- * (`beforeRequest`), so a revocation from any process holds from the next request on. Measured
- * on one core (a bench file, WAL): the check 2.3 µs; an API key read 3.8 µs, a session with its
- * user 5.5 µs, the rules 3.4 µs, each a cache hit of 0.1 µs instead. A secret-key request gains
- * little (about 1.5 µs; the check alone was once judged not worth it for that), a public-key
- * request under a rule with a session about 10 µs: the key, the session and the rules.
+ * (`beforeRequest`), so a revocation from any process holds from the next request on. The check
+ * costs less than the reads it turns into cache hits: a secret-key request gains little, a
+ * public-key request under a rule with a session gains the key, the session and the rules
+ * (figures: docs/performance-notes.md).
  * Without the store (the CLI) nothing is cached (`uncached.ts`).
  */
 export interface Invalidation {

@@ -60,9 +60,9 @@ function listen(writer: Database.Database, instance: SqliteInvalidation): void {
  * - Another process's commit moves the writer's `PRAGMA data_version` (the writer's own commits
  *   never do): `beforeRequest`, run for every HTTP request and upgrade before any hook, checks it
  *   and drops everything when it moved. So a key revoked or a session ended by the CLI is refused
- *   from the next request on, as without a cache. The check is a read transaction on the writer:
- *   2.3 µs (0.1 µs inside the writer's open transaction), where the reads it spares took 3.4 µs
- *   (the rules), 3.8 µs (an API key) and 5.5 µs (a session and its user) each (invalidation.ts).
+ *   from the next request on, as without a cache. The check is a read transaction on the writer,
+ *   cheaper than the reads it spares (the rules, an API key, a session and its user;
+ *   docs/performance-notes.md).
  * - Jobs and open sockets see another process's writes within MAINTAIN_EVERY_MS (`maintain`).
  * - Several instances may share one writer connection: the tests run two apps on one store
  *   object, as may any embedder. The SQL function is registered once per connection and hands
@@ -107,8 +107,8 @@ class SqliteInvalidation implements Invalidation {
    * event loop. Every request a turn serves was read from a socket that the turn's poll reported
    * ready, so it was sent before the poll returned, before the turn's first check: a client that
    * saw another process commit and then sent a request is checked after that commit. Under load a
-   * turn serves many requests; the check (a read transaction on the writer, 13 µs on the 11-26
-   * machine) is made for the first.
+   * turn serves many requests; the check (a read transaction on the writer) is made for the
+   * first.
    */
   beforeRequest(): void {
     if (!this.live || !this.dataVersion || this.checkedThisTurn) return;

@@ -121,7 +121,7 @@ export class GroupCommit {
    * One shared transaction of the key (run again with savepoints if it must), over the members
    * waiting once `begin` returned. Once its members have run it starts the next one, if members
    * wait: that one's BEGIN and `begin` (the lock) wait in PostgreSQL for this one's COMMIT rather
-   * than in svc, so no round trip separates the two (issue 16: a database's writes commit one
+   * than in svc, so no round trip separates the two (a database's writes commit one
    * group at a time, so the time between groups bounds its write rate).
    */
   private async turn(queue: Queue, after?: Promise<void>): Promise<void> {

@@ -43,10 +43,10 @@ type RowShape = ((values: unknown[]) => Row) & { width: number };
 
 /**
  * A function building a row object from a raw row (an array) in one object literal. better-sqlite3
- * builds row objects in C++ through V8's API, interning every column name again for every row:
- * 18 % of the CPU of a list of 20 documents (`Data::GetFlatRowJS`). Raw rows turned into objects
- * by a literal of a fixed shape (one hidden class per statement, built once) cost far less: list
- * probe on SQLite, svc 107/138/112 → 93/117/107 µs/req in alternating rounds. Undefined (objects built by better-sqlite3)
+ * builds row objects in C++ through V8's API, interning every column name again for every row,
+ * a large share of the CPU of a list (`Data::GetFlatRowJS`). Raw rows turned into objects by a
+ * literal of a fixed shape (one hidden class per statement, built once) cost far less
+ * (docs/performance-notes.md). Undefined (objects built by better-sqlite3)
  * when a column name can't be a plain key: `__proto__` would set the prototype in a literal.
  */
 function rowShape(stmt: Statement): RowShape | undefined {
