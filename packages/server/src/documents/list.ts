@@ -5,31 +5,50 @@ import { bound, join, raw, type Sql, sql } from '../store/sql.ts';
 import type { JsonSql, Store } from '../store/store.ts';
 import type { CountCache } from './count-cache.ts';
 import type { CursorCodec } from './cursor.ts';
-import { documentArrayJson, documentJson, type DocumentJson } from './document-json.ts';
+import { documentArrayJson, documentJson } from './document-json.ts';
 import type { AutoIndexer } from './indexes.ts';
 import { inCollection } from './key-sql.ts';
 import { firstDifference, keyColumns, keysetRanges, keyValues, orderClause, type Sort, sortOf } from './keyset.ts';
 import type { Page } from './page-cache.ts';
 import type { DocumentRow } from './point-reads.ts';
 import { parseProjection, projectedText, projectionColumns } from './projection.ts';
-import { type CompiledFilter, compileFilter, parseField } from './query.ts';
+import { type CompiledFilter, compileFilter, type Field, parseField } from './query.ts';
 import type { Scope } from './rule-access.ts';
-import { searchClause } from './search.ts';
+import { type SearchClause, searchClause } from './search.ts';
 
 /**
- * A list of documents (API.md §1, §1.1), as a plan of steps read in order, each small enough to
- * read alone; every SQL fragment carries its own parameters (store/sql.ts):
+ * A list (API.md §1, §1.1) as a plan of steps read in order, each small enough to read alone;
+ * every SQL fragment carries its own parameters (store/sql.ts):
  *
  * 1. scope: the collection's rows;
  * 2. rule: a public key's read rule (§10), ANDed first, as a barrier: the page, the total and the
- *    sort only ever see the documents it lets through;
+ *    sort only ever see the records it lets through;
  * 3. filter: the caller's `filter` (@svc/filter parses it, store/filter-sql.ts writes it);
  * 4. search: `search=`'s condition, and its rank as the order when no `sortBy` is given;
  * 5. sort: the keys of the order, `id` last;
  * 6. keyset: after a cursor, the ranges of rows past its position;
  * 7. page: the rows, one more for the next cursor, bounded by LIMIT_PAGE_BYTES;
  * 8. total: `totalPlan` alone decides how it is found.
+ *
+ * The plan (`listRows`) lists any `Listable` record: documents (`readPage`, below) and the file
+ * records of a bucket (files/list.ts) speak the same language. Search and bounded pages are
+ * documents' steps; a record kind without them skips them.
  */
+
+/**
+ * A kind of record the plan lists. Its table has the system columns `id`, `created_at` and
+ * `updated_at`, and every other field in `data`, so filters, sorts and cursors mean on it what
+ * they mean on documents.
+ */
+export interface Listable {
+  table: 'documents' | 'files';
+  /** 1. scope: the rows of one collection (a bucket), by key. */
+  scope: Sql;
+  /** The collection as its cursors are bound to it (a bucket's: `files/<bucket>`). */
+  name: string;
+  /** The unfiltered set's size kept by every write (`collections.count`); without one, the total is counted. */
+  counter?: Sql;
+}
 
 export interface ListQuery {
   /** 0: count only. */
@@ -54,12 +73,48 @@ export interface Caller {
   user?: string;
 }
 
-export interface ListDeps {
+/** What the plan reads with. */
+export interface PlanDeps {
   store: Store;
-  limits: Limits;
-  indexer: AutoIndexer;
   cursors: CursorCodec;
   counts: CountCache;
+}
+
+export interface ListDeps extends PlanDeps {
+  limits: Limits;
+  indexer: AutoIndexer;
+}
+
+/** A column of a page's rows besides id and the timestamps: an SQL expression and its name. */
+export interface Column {
+  expression: string;
+  name: string;
+}
+
+/** What a record kind's list hands the plan, parsed and checked in the order its refusals come. */
+export interface ListSteps {
+  /** 5. sort: `sortBy` (default createdAt), parsed. */
+  sortField: Field;
+  /** 2. rule: the read rule's filter, parsed (its `$auth` operands resolved). */
+  rule?: Filter;
+  /** 4. search, documents only (search.ts). */
+  searched?: SearchClause;
+  /** 7. page: the columns of its rows besides id and the timestamps. */
+  columns: Column[];
+  /** 7. page, bounded: LIMIT_PAGE_BYTES and a row's largest size; without it, pages are bounded by `limit` alone. */
+  bounded?: { pageBytes: number; rowBytes: number; sizeOf: string };
+  /** Who asks, as its cursors are bound to it (`secret:`, `public:<user>`). */
+  caller: string;
+  /** Told the compiled rule and filter before the page is read (documents ask for their indexes). */
+  filtered?: (rule: CompiledFilter | undefined, own: CompiledFilter | undefined) => void;
+}
+
+/** A page of rows, the total of the (filtered) set, the offset it starts at and the next page's cursor. */
+export interface ListedRows<R> {
+  rows: R[];
+  total: number;
+  offset: number;
+  nextCursor: string | null;
 }
 
 /**
@@ -87,7 +142,6 @@ function ruleSql(json: JsonSql, filter: Filter): CompiledFilter {
   return compiled;
 }
 
-const jsonOfRow = (r: DocumentRow): DocumentJson => documentJson(r.id, r.data, r.created_at, r.updated_at);
 const asSql = (f: CompiledFilter): Sql => bound(f.sql, ...f.params);
 
 /**
@@ -103,28 +157,28 @@ function limitClause(n: number, offset: number): Sql {
 
 /**
  * How a list's total is found, decided here and nowhere else:
- * - `counter`: no filter, rule or search: the collection's counter, read with the page;
+ * - `counter`: no filter, rule or search, and the record kind keeps a counter (documents: the
+ *   collection's count): the counter, read with the page;
  * - `matched`: a search's first page: `count(*) OVER ()` in the page's own query (every match is
  *   ranked anyway), remembered for the later pages under the database's version;
- * - `counted`: otherwise, `count(*)` of the filtered set once per version of the database
- *   (CountCache), the version read with the page.
+ * - `counted`: otherwise, `count(*)` of the (filtered) set once per version of the database
+ *   (CountCache; every write of a document or a file record bumps it), the version read with the page.
  * `known` is the column read with the page: the counter, or the version.
  */
 type TotalPlan = { kind: 'counter' | 'matched' | 'counted'; known: Sql };
-function totalPlan(databaseId: string, collection: string, filtered: boolean, searchedFirstPage: boolean): TotalPlan {
-  if (!filtered)
-    return { kind: 'counter', known: sql`(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ${databaseId} AND name = ${collection})` };
+function totalPlan(databaseId: string, counter: Sql | undefined, filtered: boolean, searchedFirstPage: boolean): TotalPlan {
+  if (!filtered && counter) return { kind: 'counter', known: counter };
   // As text: the version is the 64-bit event counter (changes/read.ts).
   return { kind: searchedFirstPage ? 'matched' : 'counted', known: sql`(SELECT CAST(last_event_id AS TEXT) FROM databases WHERE id = ${databaseId})` };
 }
 
-/** Counts a filtered set once per version of the database (CountCache). */
-async function countedTotal(deps: ListDeps, databaseId: string, version: string, where: Sql): Promise<number> {
-  const key = deps.counts.key(databaseId, version, where.text, where.params);
+/** Counts a (filtered) set once per version of the database (CountCache). */
+async function countedTotal(deps: PlanDeps, table: Listable['table'], databaseId: string, version: string, where: Sql): Promise<number> {
+  const key = deps.counts.key(databaseId, version, `${table}\u0000${where.text}`, where.params);
   const cached = deps.counts.get(key);
   if (cached !== undefined) return cached;
-  const row = await deps.store.get<{ n: number }>(`SELECT count(*) AS n FROM documents WHERE ${where.text}`, [...where.params]);
-  const total = row?.n ?? 0;
+  const row = await deps.store.get<{ n: number | string }>(`SELECT count(*) AS n FROM ${table} WHERE ${where.text}`, [...where.params]);
+  const total = Number(row?.n ?? 0);
   deps.counts.set(key, total);
   return total;
 }
@@ -135,20 +189,21 @@ interface Range {
   order: string;
 }
 
-/** A page of a collection with the total of the (filtered) set, as JSON text. */
-export async function readPage(deps: ListDeps, databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: Caller): Promise<Page> {
+/** The rows of a page the plan selects: id, the kind's columns, the timestamps, the sort keys. */
+export type ListedRow = { id: string; created_at: string; updated_at: string; extra: string | null } & Record<string, unknown>;
+
+/** Lists a record kind: steps 2 to 8 over `kind`'s scope (see the top of this file). */
+export async function listRows<R extends ListedRow>(
+  deps: PlanDeps,
+  databaseId: string,
+  kind: Listable,
+  q: ListQuery,
+  steps: ListSteps,
+): Promise<ListedRows<R>> {
   const { store, cursors } = deps;
   const { dialect } = store;
-  const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
-  const projection = parseProjection(q.fields);
-  // The steps are checked in the order their refusals have always come in: sortBy, fields,
-  // search, cursor with offset, the cursor, then the filter.
-
-  // 1. scope.
-  const scope = bound(inCollection(dialect), databaseId, collection);
-
-  // 4. search (search.ts): a condition like a filter's, and the order by rank unless sortBy is given.
-  const searched = await searchClause(store, dialect, databaseId, collection, q.search);
+  const { searched, sortField } = steps;
+  const { table, scope } = kind;
   const ranked = searched !== undefined && q.sortBy === undefined;
   if (q.cursor !== undefined && q.offset !== undefined) {
     throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
@@ -162,17 +217,17 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
   // the rank, under a search), so both spellings share cursors.
   const binding = cursors.binding([
     databaseId,
-    collection,
+    kind.name,
     q.sortBy ?? (searched ? undefined : 'createdAt'),
     q.sortOrder,
     q.filter,
     q.search || undefined,
-    `${caller.kind}:${caller.user ?? ''}`,
+    steps.caller,
   ]);
   const after = q.cursor === undefined ? undefined : cursors.decode(q.cursor, binding, sort.nullable);
 
   // 2. rule, 3. filter: ANDed in this order after the scope, the search's condition last.
-  const rule = read?.filter === undefined ? undefined : ruleSql(dialect.json, read.filter);
+  const rule = steps.rule === undefined ? undefined : ruleSql(dialect.json, steps.rule);
   const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
   const conditions = [rule && asSql(rule), own && asSql(own), searched?.where].filter((f) => f !== undefined);
   const filtered = conditions.length > 0;
@@ -182,53 +237,32 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
         ' AND ',
       )}`
     : scope;
-
-  // The fields this list filters or sorts by ask for their automatic index (indexes.ts counts the
-  // asks), here and each time the same list is answered from the PageCache. Only a secret key's
-  // or an operator's: anyone may send a public key's filters and sorts. Of a public key's list,
-  // only the fields its read rule filters on ask (the rule was written with the secret key;
-  // rule-indexes.ts asks for them when it is saved).
-  let askForIndexes: (() => void) | undefined;
-  const asked = caller.kind === 'secret' ? [...(rule?.paths ?? []), ...(own?.paths ?? [])] : rule?.paths;
-  const sortAsked = caller.kind === 'secret' && 'path' in sortField ? sortField.path : undefined;
-  if (asked?.length || sortAsked) {
-    const byCreatedAt = !ranked && 'column' in sortField && sortField.column === 'created_at';
-    const wanted = { filter: asked ?? [], sort: sortAsked, byCreatedAt };
-    askForIndexes = () => void deps.indexer.ensure(databaseId, collection, wanted);
-    askForIndexes();
-  }
+  steps.filtered?.(rule, own);
 
   // 8. total: decided before the page is read, as the page's query carries what it needs.
-  const total = totalPlan(databaseId, collection, filtered, searched !== undefined && after === undefined);
+  const total = totalPlan(databaseId, kind.counter, filtered, searched !== undefined && after === undefined);
   const offset = q.offset ?? 0;
-  const answer = (documents: DocumentJson[], n: number, nextCursor: string | null): Page => ({
-    text: `{"documents":${documentArrayJson(documents)},"total":${n},"limit":${q.limit},"offset":${offset},"nextCursor":${JSON.stringify(nextCursor)}}`,
-    onHit: askForIndexes,
-  });
   const totalOf = async (known: string | null | undefined, matched?: number): Promise<number> => {
     if (total.kind === 'counter') return Number(known ?? 0);
     if (matched !== undefined) {
-      deps.counts.set(deps.counts.key(databaseId, known ?? '0', where.text, where.params), matched);
+      deps.counts.set(deps.counts.key(databaseId, known ?? '0', `${table}\u0000${where.text}`, where.params), matched);
       return matched;
     }
-    return countedTotal(deps, databaseId, known ?? '0', where);
+    return countedTotal(deps, table, databaseId, known ?? '0', where);
   };
   const readKnown = async () => (await store.get<{ v: string | null }>(`SELECT ${total.known.text} AS v`, [...total.known.params]))?.v;
-  if (q.limit === 0) return answer([], await totalOf(await readKnown()), null); // count only: no page query
+  if (q.limit === 0) return { rows: [], total: await totalOf(await readKnown()), offset, nextCursor: null }; // count only: no page query
 
   // 7. page. One row more than the page tells whether there is a next page (nextCursor null on the last).
-  type Row = DocumentRow & { extra: string | null } & Record<string, unknown>;
   const counted = total.kind === 'matched';
-  // With a projection, only the named fields leave the store (projection.ts).
-  const userColumns = projection ? projectionColumns(dialect.json, projection) : [{ expression: dialect.jsonText('data'), name: 'data' }];
   const dir = sort.desc ? ' DESC' : '';
-  const select = (range: Range, n: number, skip: number, withExtra = true, columns = userColumns): Sql => {
+  const select = (range: Range, n: number, skip: number, withExtra = true, columns = steps.columns): Sql => {
     const extra = withExtra ? sql`, ${total.known} AS extra` : raw('');
     const matched = counted && withExtra;
     const rangeWhere = range.where ? sql` AND ${range.where}` : raw('');
     if (!searched) {
       const cols = raw(columns.map((c) => `${c.expression} AS ${c.name}, `).join(''));
-      return sql`SELECT id, ${cols}created_at, updated_at${extra}${raw(keyColumns(sort))}${raw(matched ? ', count(*) OVER () AS matched' : '')} FROM documents
+      return sql`SELECT id, ${cols}created_at, updated_at${extra}${raw(keyColumns(sort))}${raw(matched ? ', count(*) OVER () AS matched' : '')} FROM ${raw(table)}
          WHERE ${where}${rangeWhere} ORDER BY ${raw(range.order)} ${limitClause(n, skip)}`;
     }
     // A search: the page's ids, sort keys and the count come from narrow rows (a search may match
@@ -237,34 +271,35 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
     // document's presence (and the rule's and filter's verdict) looked up by its key: by key, so
     // that no estimate can turn a lookup into a scan per row. With sortBy, the documents that
     // match, as any list.
-    const from = ranked ? sql`${searched.ranked} WHERE (${present}) IS TRUE` : sql`documents WHERE ${where}`;
+    const from = ranked ? sql`${searched.ranked} WHERE (${present}) IS TRUE` : sql`${raw(table)} WHERE ${where}`;
     const keys = sort.keys.map((_, i) => `k${i}`);
     const byKey = [...columns, { expression: 'created_at', name: 'created_at' }, { expression: 'updated_at', name: 'updated_at' }].map(
-      (c) => sql`(SELECT ${raw(c.expression)} FROM documents WHERE ${scope} AND id = page.id) AS ${raw(c.name)}`,
+      (c) => sql`(SELECT ${raw(c.expression)} FROM ${raw(table)} WHERE ${scope} AND id = page.id) AS ${raw(c.name)}`,
     );
     return sql`SELECT id, ${join(byKey, ', ')}${extra}${raw(keys.map((k) => `, ${k}`).join(''))}${raw(matched ? ', matched' : '')}
           FROM (SELECT id${raw(keyColumns(sort))}${raw(matched ? ', count(*) OVER () AS matched' : '')} FROM ${from}${rangeWhere}
             ORDER BY ${raw(range.order)} ${limitClause(n, skip)}) AS page
           ORDER BY ${raw([...keys, 'id'].map((k) => k + dir).join(', '))}`;
   };
-  // A ranked search's page starts from its matches (search.ts), each document looked up by key.
+  // A ranked search's page starts from its matches (search.ts), each record looked up by key.
   const unsearched = [rule, own].filter((f) => f !== undefined);
-  const present = sql`EXISTS (SELECT 1 FROM documents WHERE ${scope} AND id = search.id${join(
+  const present = sql`EXISTS (SELECT 1 FROM ${raw(table)} WHERE ${scope} AND id = search.id${join(
     unsearched.map((f) => sql` AND (${asSql(f)})`),
     '',
   )})`;
 
-  // Bounded pages (§1.1): the page stops growing once its documents' JSON passes LIMIT_PAGE_BYTES,
-  // the document that crosses it included. Where `limit` documents could pass it, the sizes of
-  // the next rows are read first (narrow rows), and only the rows of the page (and the one after
-  // it, for the cursor) are read whole: no answer's memory grows with limit × document size.
+  // Bounded pages (§1.1): the page stops growing once its rows' JSON passes LIMIT_PAGE_BYTES,
+  // the row that crosses it included. Where `limit` rows could pass it, the sizes of the next rows
+  // are read first (narrow rows), and only the rows of the page (and the one after it, for the
+  // cursor) are read whole: no answer's memory grows with limit × row size.
+  const { bounded } = steps;
   let want = q.limit;
-  let room = deps.limits.pageBytes;
-  const mayPass = q.limit * deps.limits.documentBytes > room;
+  let room = bounded?.pageBytes ?? 0;
+  const mayPass = bounded !== undefined && q.limit * bounded.rowBytes > room;
   /** How many of the next `n` rows of `range` to read: the page's (up to the one that crosses the limit) and one more. */
   const fitting = async (range: Range, n: number, skip: number): Promise<number> => {
-    if (!mayPass) return n;
-    const probe = select(range, n, skip, false, [{ expression: dialect.jsonBytes('data'), name: 'size' }]);
+    if (!mayPass || !bounded) return n;
+    const probe = select(range, n, skip, false, [{ expression: bounded.sizeOf, name: 'size' }]);
     const sizes = await store.all<{ size: number | string }>(probe.text, [...probe.params]).catch(refuseForged);
     for (const [i, row] of sizes.entries()) {
       if (room < 0) {
@@ -275,11 +310,11 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
     }
     return n;
   };
-  let rows: Row[];
+  let rows: R[];
   if (!after) {
     const whole: Range = { order: orderClause(sort) };
     const first = select(whole, await fitting(whole, q.limit + 1, offset), offset);
-    rows = await store.all<Row>(first.text, [...first.params]);
+    rows = await store.all<R>(first.text, [...first.params]);
   } else {
     // Keyset: the ranges after the cursor's position (keyset.ts), each read in index order, a page
     // at most, so a deep page costs what the first one does. Read in turn until the page is full:
@@ -291,10 +326,10 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
       if (rows.length > want) break;
       const range: Range = k;
       const next = select(range, await fitting(range, want - rows.length + 1, 0), 0, rows.length === 0);
-      rows.push(...(await store.all<Row>(next.text, [...next.params]).catch(refuseForged)));
+      rows.push(...(await store.all<R>(next.text, [...next.params]).catch(refuseForged)));
       reads++;
     }
-    // A document moved by a concurrent update may show in two ranges: once is enough. One range
+    // A record moved by a concurrent update may show in two ranges: once is enough. One range
     // can't repeat a row: no set of ids to build then.
     if (reads > 1) {
       const seen = new Set<string>();
@@ -308,9 +343,58 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
   const nextCursor =
     last && lastValues ? cursors.encode(binding, { values: lastValues, id: last.id, from: firstDifference(lastValues, keyValues(sort, rows[want])) }) : null;
   const matched = counted && rows.length ? Number(rows[0].matched) : undefined;
-  return answer(
-    page.map((r) => (projection ? documentJson(r.id, projectedText(projection, r), r.created_at, r.updated_at) : jsonOfRow(r))),
-    await totalOf(known, matched),
-    nextCursor,
+  return { rows: page, total: await totalOf(known, matched), offset, nextCursor };
+}
+
+/** A page of a collection's documents with the total of the (filtered) set, as JSON text. */
+export async function readPage(deps: ListDeps, databaseId: string, collection: string, q: ListQuery, read: Scope | undefined, caller: Caller): Promise<Page> {
+  const { store } = deps;
+  const { dialect } = store;
+  // The steps are checked in the order their refusals have always come in: sortBy, fields,
+  // search, cursor with offset, the cursor, then the filter.
+  const sortField = parseField(q.sortBy ?? 'createdAt', (m) => new ApiError('validation_failed', `sortBy: ${m}`, [{ path: '/sortBy', message: m }]));
+  const projection = parseProjection(q.fields);
+  // 4. search (search.ts): a condition like a filter's, and the order by rank unless sortBy is given.
+  const searched = await searchClause(store, dialect, databaseId, collection, q.search);
+
+  // The fields this list filters or sorts by ask for their automatic index (indexes.ts counts the
+  // asks), here and each time the same list is answered from the PageCache. Only a secret key's
+  // or an operator's: anyone may send a public key's filters and sorts. Of a public key's list,
+  // only the fields its read rule filters on ask (the rule was written with the secret key;
+  // rule-indexes.ts asks for them when it is saved).
+  let askForIndexes: (() => void) | undefined;
+  const filtered = (rule: CompiledFilter | undefined, own: CompiledFilter | undefined): void => {
+    const asked = caller.kind === 'secret' ? [...(rule?.paths ?? []), ...(own?.paths ?? [])] : rule?.paths;
+    const sortAsked = caller.kind === 'secret' && 'path' in sortField ? sortField.path : undefined;
+    if (!asked?.length && !sortAsked) return;
+    const byCreatedAt = !(searched !== undefined && q.sortBy === undefined) && 'column' in sortField && sortField.column === 'created_at';
+    const wanted = { filter: asked ?? [], sort: sortAsked, byCreatedAt };
+    askForIndexes = () => void deps.indexer.ensure(databaseId, collection, wanted);
+    askForIndexes();
+  };
+
+  const documents: Listable = {
+    table: 'documents',
+    scope: bound(inCollection(dialect), databaseId, collection),
+    name: collection,
+    counter: sql`(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ${databaseId} AND name = ${collection})`,
+  };
+  // With a projection, only the named fields leave the store (projection.ts).
+  const columns = projection ? projectionColumns(dialect.json, projection) : [{ expression: dialect.jsonText('data'), name: 'data' }];
+  const listed = await listRows<DocumentRow & ListedRow>(deps, databaseId, documents, q, {
+    sortField,
+    rule: read?.filter,
+    searched,
+    columns,
+    bounded: { pageBytes: deps.limits.pageBytes, rowBytes: deps.limits.documentBytes, sizeOf: dialect.jsonBytes('data') },
+    caller: `${caller.kind}:${caller.user ?? ''}`,
+    filtered,
+  });
+  const page = listed.rows.map((r) =>
+    projection ? documentJson(r.id, projectedText(projection, r), r.created_at, r.updated_at) : documentJson(r.id, r.data, r.created_at, r.updated_at),
   );
+  return {
+    text: `{"documents":${documentArrayJson(page)},"total":${listed.total},"limit":${q.limit},"offset":${listed.offset},"nextCursor":${JSON.stringify(listed.nextCursor)}}`,
+    onHit: askForIndexes,
+  };
 }
