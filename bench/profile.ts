@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile [-- --label before] [--worktree | --commit <rev>]` (issue 16, item 4): where
+ * `npm run bench:profile [-- --label before] [--worktree | --commit <rev>] [--keyed]` (issue 16, item 4): where
  * the time of an insert and of a get by id goes, on each store, from a CPU profile rather than a guess.
  *
  * Per store (SQLite, then PostgreSQL when reachable; `BENCH_STORES` narrows it) one svc process runs
@@ -20,6 +20,7 @@
  * directory is printed) for DevTools or speedscope.
  */
 import { execFileSync, execSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,18 +82,33 @@ interface Op {
   bare: (ids: string[]) => Omit<LoadTarget, 'url' | 'key'>;
 }
 
-const OPS: Op[] = [
-  {
-    name: 'insert one document',
-    svc: () => ({ method: 'POST', path: '/v1/inserted/docs', body: oneDocBody }),
-    bare: () => ({ method: 'POST', path: '/docs', body: oneDocBody }),
-  },
-  {
-    name: 'get by id',
-    svc: (ids) => ({ path: `/v1/items/docs/${ids[0]}`, nextPath: () => `/v1/items/docs/${pick(ids)}` }),
-    bare: (ids) => ({ path: `/docs/${ids[0]}`, nextPath: () => `/docs/${pick(ids)}` }),
-  },
-];
+/**
+ * `--keyed` (issue 26): instead, an insert with a fresh `Idempotency-Key` against one without, both
+ * building each request alike (a fresh UUID in a header), so the difference is the key's handling.
+ */
+const KEYED_OPS: Op[] = [
+  ['insert one document', 'x-nonce'],
+  ['insert with an Idempotency-Key', 'idempotency-key'],
+].map(([name, header]) => ({
+  name,
+  svc: () => ({ method: 'POST', path: '/v1/inserted/docs', body: oneDocBody, next: () => ({ headers: { [header]: randomUUID() } }) }),
+  bare: () => ({ method: 'POST', path: '/docs', body: oneDocBody, next: () => ({ headers: { [header]: randomUUID() } }) }),
+}));
+
+const OPS: Op[] = args.includes('--keyed')
+  ? KEYED_OPS
+  : [
+      {
+        name: 'insert one document',
+        svc: () => ({ method: 'POST', path: '/v1/inserted/docs', body: oneDocBody }),
+        bare: () => ({ method: 'POST', path: '/docs', body: oneDocBody }),
+      },
+      {
+        name: 'get by id',
+        svc: (ids) => ({ path: `/v1/items/docs/${ids[0]}`, nextPath: () => `/v1/items/docs/${pick(ids)}` }),
+        bare: (ids) => ({ path: `/docs/${ids[0]}`, nextPath: () => `/docs/${pick(ids)}` }),
+      },
+    ];
 
 interface Result {
   subject: Subject;

@@ -22,7 +22,7 @@ import {
   listQuerySchema,
 } from './schemas.ts';
 import { errorResponses, NoContent } from '../http/error-schema.ts';
-import { answerIdempotently, type Caller, type Recorder } from '../idempotency/http.ts';
+import { answerIdempotently, type Caller, type Recorder, scopeOf } from '../idempotency/http.ts';
 import type { IdempotencyKeys } from '../idempotency/keys.ts';
 import { etagOf, noneMatchHits, parseIfMatch } from './preconditions.ts';
 import type { Written } from './versions.ts';
@@ -90,11 +90,9 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
   /** Who an Idempotency-Key belongs to (§1.2): the operator, the database (secret key), the signed-in user, or the public key. */
   const callerOf = (request: FastifyRequest) => async (): Promise<Caller> => {
     const p = principalOf(request);
-    if (p.operatorId) return { scope: `operator:${p.operatorId}:${p.databaseId}`, databaseId: p.databaseId };
-    if (p.kind === 'secret') return { scope: `database:${p.databaseId}`, databaseId: p.databaseId };
-    const token = sessionToken(request);
+    const token = p.kind === 'public' && !p.operatorId ? sessionToken(request) : undefined;
     const user = token ? await (scopes(request)?.user() ?? deps.rules.sessionUser(p.databaseId, token)) : undefined;
-    return user ? { scope: `user:${p.databaseId}:${user.id}`, databaseId: p.databaseId } : { scope: `key:${p.keyId}`, databaseId: p.databaseId };
+    return { scope: scopeOf(p, user?.id), databaseId: p.databaseId };
   };
   /** Runs a write under the request's Idempotency-Key, if any. */
   const idempotently = (

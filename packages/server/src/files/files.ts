@@ -10,7 +10,9 @@ import { openByteStore } from '../infra/bytes/open.ts';
 import type { Jobs } from '../infra/jobs.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import type { Store } from '../store/store.ts';
+import { IdempotencyKeys } from '../idempotency/keys.ts';
 import { FilesApi } from './api.ts';
+import { UploadKeys } from './idempotent.ts';
 import { Cleanup } from './cleanup.ts';
 import { Links } from './links.ts';
 import { fileRoutes } from './routes.ts';
@@ -45,12 +47,14 @@ export function createFiles(deps: FilesDeps): Files {
   const { config, store, clock, log } = deps;
   const bytes = deps.bytes ?? openByteStore(config.files);
   const service = new FilesService({ store, maxDatabaseBytes: config.files.maxDatabaseBytes, inTransaction: deps.inTransaction, onChange: deps.onChange });
+  // Idempotency-Key on uploads (§1.2): the documents' keys, in the same table.
+  const uploadKeys = new UploadKeys(new IdempotencyKeys(store, clock), log);
   const cleanup = new Cleanup({ store, bytes, clock, log, retryBaseMs: 1000, orphanAgeMs: config.files.orphanAgeMs });
   const api = new FilesApi({
     store,
     clock,
     service,
-    uploads: new Uploads({ bytes, service, maxFileBytes: config.files.maxFileBytes, log, now: () => new Date(clock.now()).toISOString() }),
+    uploads: new Uploads({ bytes, service, keys: uploadKeys, maxFileBytes: config.files.maxFileBytes, log, now: () => new Date(clock.now()).toISOString() }),
     bytes,
     thumbs: new Thumbnails(bytes),
     links: new Links(store),
@@ -65,7 +69,7 @@ export function createFiles(deps: FilesDeps): Files {
     service,
     cleanup,
     bytes,
-    routes: (app) => fileRoutes(app, api),
+    routes: (app) => fileRoutes(app, api, uploadKeys),
     start() {
       deps.jobs.every('file byte removals', JOBS_EVERY_MS, () => cleanup.runJobs(), { firstAfterMs: 0 });
       deps.jobs.every('file sweep', config.files.sweepEveryMs, () => cleanup.sweep(), { firstAfterMs: Math.min(60_000, config.files.sweepEveryMs) });

@@ -5,6 +5,7 @@ import { errorResponses, NoContent } from '../http/error-schema.ts';
 import { listQuerySchema } from '../documents/schemas.ts';
 import { noneMatch } from './serve.ts';
 import type { FilesApi } from './api.ts';
+import { ReplayedUpload, type UploadKeys } from './idempotent.ts';
 import {
   BucketParams,
   BucketsResponse,
@@ -40,7 +41,7 @@ function lingeringClose(request: FastifyRequest): void {
 }
 
 /** §12's routes. Handlers parse and answer; the checks and their order live in api.ts. */
-export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
+export function fileRoutes(app: FastifyInstance, api: FilesApi, uploadKeys: UploadKeys): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const withTag = (reply: FastifyReply, version: string) => reply.header('etag', `"${version}"`);
 
@@ -63,9 +64,11 @@ export function fileRoutes(app: FastifyInstance, api: FilesApi): void {
       },
       async (request, reply) => {
         try {
+          uploadKeys.check(request);
           const stored = await api.upload(request, request.params.bucket, request.query);
-          return withTag(reply, stored.version).code(201).send(stored.file);
+          return uploadKeys.reply(request, reply) ?? withTag(reply, stored.version).code(201).send(stored.file);
         } catch (e) {
+          if (e instanceof ReplayedUpload) return uploadKeys.reply(request, reply);
           if (!request.raw.readableEnded) lingeringClose(request);
           throw e;
         }

@@ -4,6 +4,7 @@ import { ApiError, notFound } from '../errors.ts';
 import type { Store, Transaction } from '../store/store.ts';
 import { columns, dataOf, fromRow, type FileRecord, type FileRow, type StoredFile } from './record.ts';
 import { enqueueRemoval } from './cleanup.ts';
+import type { FileRecorder } from './idempotent.ts';
 import { filePrefix } from './keys.ts';
 
 /** Runs inside every file write's transaction, with its events (webhook deliveries). */
@@ -48,8 +49,9 @@ export class FilesService {
    * Records an uploaded file whose bytes are stored. The per-database quota is checked after the
    * event was numbered: numbering locks the database's counter row until COMMIT (changes/append.ts),
    * so two uploads of one database check and insert one after the other and cannot both pass it.
+   * `record`: runs last in the transaction (an Idempotency-Key's answer, §1.2).
    */
-  async create(databaseId: string, file: FileRecord): Promise<StoredFile> {
+  async create(databaseId: string, file: FileRecord, record?: FileRecorder): Promise<StoredFile> {
     const { store } = this.deps;
     return store.transaction(async (tx) => {
       const version = await this.record(tx, databaseId, file, 'file.created', null);
@@ -61,7 +63,10 @@ export class FilesService {
         `INSERT INTO files (database_id, bucket, id, data, size, version, created_at, updated_at) VALUES (?, ?, ?, ${store.dialect.jsonParam}, ?, ?, ?, ?)`,
         [databaseId, file.bucket, file.id, dataOf(file), file.size, version, file.createdAt, file.updatedAt],
       );
-      return { file, version };
+      const stored = { file, version };
+      // An Idempotency-Key's answer, recorded with the write (files/idempotent.ts).
+      if (record) await record(tx, stored);
+      return stored;
     });
   }
 

@@ -4,6 +4,7 @@ import { ApiError } from '../errors.ts';
 import { newId } from '../ids/ids.ts';
 import type { ByteStore } from '../infra/bytes/bytes.ts';
 import type { FileScope } from './access.ts';
+import type { UploadKeys } from './idempotent.ts';
 import { filePrefix, originalKey } from './keys.ts';
 import { Meter, tooLarge } from './meter.ts';
 import { checkFileName } from './names.ts';
@@ -31,7 +32,9 @@ export interface Uploader {
  * fails (the byte store went away), the sweep removes them later.
  */
 export class Uploads {
-  constructor(private readonly deps: { bytes: ByteStore; service: FilesService; maxFileBytes: number; log: FastifyBaseLogger; now: () => string }) {}
+  constructor(
+    private readonly deps: { bytes: ByteStore; service: FilesService; keys: UploadKeys; maxFileBytes: number; log: FastifyBaseLogger; now: () => string },
+  ) {}
 
   async upload(request: FastifyRequest, who: Uploader, bucket: string, query: { name?: string }): Promise<StoredFile> {
     const encoding = request.headers['content-encoding'];
@@ -81,7 +84,7 @@ export class Uploads {
       }
       const file: FileRecord = { ...draft(contentType, meter.size, name, incoming.metadata), id, sha256: meter.sha256() };
       if (who.scope && !who.scope.matches(file)) throw forbidden(bucket);
-      return await this.deps.service.create(who.databaseId, file);
+      return await this.deps.keys.create(request, who.owner, file, (record) => this.deps.service.create(who.databaseId, file, record));
     } catch (e) {
       await remove();
       throw e;

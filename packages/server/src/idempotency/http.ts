@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { rawJsonBody } from '../http/body.ts';
 import type { Transaction } from '../store/store.ts';
-import type { IdempotencyKeys, RecordedAnswer } from './keys.ts';
+import type { Principal } from '../http/auth.ts';
+import type { IdempotencyKeys, KeyedRequest, RecordedAnswer } from './keys.ts';
 
 /** Who a key belongs to (§1.2): the database, a user, a public key or an operator, and the database its row dies with. */
 export interface Caller {
@@ -18,7 +19,7 @@ export type Recorder = ((tx: Transaction, answer: RecordedAnswer) => Promise<voi
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
 /** The Idempotency-Key of a request; undefined when absent, 400 when malformed or repeated. */
-function keyOf(request: FastifyRequest): string | undefined {
+export function keyOf(request: FastifyRequest): string | undefined {
   const h = request.headers['idempotency-key'];
   if (h === undefined) return undefined;
   if (Array.isArray(h) || !KEY.test(h)) {
@@ -29,11 +30,24 @@ function keyOf(request: FastifyRequest): string | undefined {
   return h;
 }
 
-/** What makes two requests the same request: method, path, query, If-Match and the body's bytes. */
-function fingerprint(request: FastifyRequest): string {
+/**
+ * Who a key belongs to (§1.2): the operator (per database), the database (a secret key), the
+ * signed-in user (a public key with a live session: `userId`), or the public key.
+ */
+export function scopeOf(p: Principal, userId: string | undefined): string {
+  if (p.operatorId) return `operator:${p.operatorId}:${p.databaseId}`;
+  if (p.kind === 'secret') return `database:${p.databaseId}`;
+  return userId ? `user:${p.databaseId}:${userId}` : `key:${p.keyId}`;
+}
+
+/**
+ * What makes two requests the same request: method, path, query, If-Match and the body's bytes
+ * (`body`: the JSON body's text, or what stands for a streamed body's bytes: files/idempotent.ts).
+ */
+export function fingerprint(request: FastifyRequest, body = rawJsonBody(request)): string {
   const h = createHash('sha256');
   const ifMatch = request.headers['if-match'];
-  for (const part of [request.method, request.url, Array.isArray(ifMatch) ? ifMatch.join(',') : (ifMatch ?? ''), rawJsonBody(request)]) {
+  for (const part of [request.method, request.url, Array.isArray(ifMatch) ? ifMatch.join(',') : (ifMatch ?? ''), body]) {
     h.update(part);
     h.update('\0');
   }
@@ -41,7 +55,7 @@ function fingerprint(request: FastifyRequest): string {
 }
 
 /** Sends a recorded (or fresh) answer. */
-function send(reply: FastifyReply, answer: RecordedAnswer): FastifyReply {
+export function send(reply: FastifyReply, answer: RecordedAnswer): FastifyReply {
   if (answer.etag) reply.header('etag', answer.etag);
   if (answer.body === null) return reply.code(answer.status).send();
   return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
@@ -63,16 +77,33 @@ export async function answerIdempotently(
 ): Promise<FastifyReply> {
   const key = keyOf(request);
   if (key === undefined) return send(reply, await run(undefined));
-  const found = await keys.claim({ ...(await caller()), key, fingerprint: fingerprint(request) });
-  if ('replay' in found) return send(reply.header('idempotent-replayed', 'true'), found.replay);
-  let answer: RecordedAnswer;
-  try {
-    answer = await run((tx, a) => found.claimed.record(tx, a));
-  } catch (e) {
-    await found.claimed.release().catch((err: unknown) => request.log.warn({ err }, 'releasing an idempotency key failed (it lapses in 60 s)'));
-    throw e;
-  }
+  const done = await claimed(keys, { ...(await caller()), key, fingerprint: fingerprint(request) }, run, request.log);
+  if ('replay' in done) return sendReplay(reply, done.replay);
   // Committed with its answer: a crash now must leave the retry a replay (test/multi-instance/safe-writes.test.ts).
   if (crashAfterCommit !== undefined && key === crashAfterCommit) process.kill(process.pid, 'SIGKILL');
-  return send(reply, answer);
+  return send(reply, done.result);
+}
+
+/** Sends a recorded answer again, saying so. */
+export const sendReplay = (reply: FastifyReply, answer: RecordedAnswer): FastifyReply => send(reply.header('idempotent-replayed', 'true'), answer);
+
+/**
+ * Claims the key, then runs the write with the recorder of its transaction; or finds the answer
+ * to replay (nothing runs). 409 while the key's first request runs, 422 for another fingerprint;
+ * a write that fails releases the claim.
+ */
+export async function claimed<T>(
+  keys: IdempotencyKeys,
+  r: KeyedRequest,
+  run: (record: NonNullable<Recorder>) => Promise<T>,
+  log: FastifyBaseLogger,
+): Promise<{ replay: RecordedAnswer } | { result: T }> {
+  const found = await keys.claim(r);
+  if ('replay' in found) return found;
+  try {
+    return { result: await run((tx, a) => found.claimed.record(tx, a)) };
+  } catch (e) {
+    await found.claimed.release().catch((err: unknown) => log.warn({ err }, 'releasing an idempotency key failed (it lapses in 60 s)'));
+    throw e;
+  }
 }

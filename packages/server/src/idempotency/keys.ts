@@ -71,6 +71,28 @@ export class IdempotencyKeys {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * PostgreSQL: a claim (or its release) commits without waiting for its WAL to reach the disk
+   * (`synchronous_commit = off` for that one statement's transaction). Waiting was a whole fsync per
+   * keyed request, as long as the insert itself (10 ms per claim measured here, 2 ms without). Safe
+   * because the WAL is flushed in order: the write's own COMMIT, synchronous, comes after its
+   * claim, so once the write is durable its claim is too; a claim lost with a PostgreSQL crash
+   * belonged to a write that was not durable either, and its key is rightly free. A lost release
+   * lapses after CLAIM_TTL_MS, as when the process dies. Other sessions see the claim at once all
+   * the same (a 409 across instances). Statements on SQLite, where claims are not committed apart, are unchanged.
+   */
+  private get unflushed(): string {
+    return this.store.dialect.name === 'postgres' ? "WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)) " : '';
+  }
+  /** The FROM that makes the INSERT evaluate `unflushed` (a CTE nobody reads is not run). */
+  private get fromUnflushed(): string {
+    return this.store.dialect.name === 'postgres' ? ' FROM unflushed' : '';
+  }
+  /** The same for a DELETE. */
+  private get whereUnflushed(): string {
+    return this.store.dialect.name === 'postgres' ? ' AND EXISTS (SELECT FROM unflushed)' : '';
+  }
+
   private iso(ms = 0): string {
     return new Date(this.clock.now() + ms).toISOString();
   }
@@ -89,7 +111,7 @@ export class IdempotencyKeys {
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.iso();
       const claimed = await this.store.all(
-        `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) VALUES (?, ?, ?, ?, ?)
+        `${this.unflushed}INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) SELECT ?, ?, ?, ?, ?${this.fromUnflushed}
          ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
            claimed_at = EXCLUDED.claimed_at, status = NULL, etag = NULL, body = NULL
          WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?
@@ -161,7 +183,7 @@ export class IdempotencyKeys {
         if (n !== 1) throw running();
       },
       release: async () => {
-        await this.store.run(`DELETE FROM idempotency_keys WHERE ${mine}`, [r.scope, r.key, claimedAt]);
+        await this.store.run(`${this.unflushed}DELETE FROM idempotency_keys WHERE ${mine}${this.whereUnflushed}`, [r.scope, r.key, claimedAt]);
       },
     };
   }
