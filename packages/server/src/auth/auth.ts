@@ -18,8 +18,8 @@ import { OAuthFlow } from './oauth/flow.ts';
 import { authRoutes } from './routes.ts';
 import { AuthService } from './service.ts';
 import { Sessions, type SessionEntry } from './sessions.ts';
-import { UserAdmin } from './user-admin.ts';
-import { userAdminRoutes } from './user-admin-routes.ts';
+import { UserAdmin } from '../users/user-admin.ts';
+import { userAdminRoutes } from '../users/routes.ts';
 import { DAY } from './tokens.ts';
 import { createSecondFactors } from './mfa/mfa.ts';
 

@@ -33,7 +33,7 @@ import {
 } from './schemas.ts';
 import type { AuthService } from './service.ts';
 import { SignInOrMfaResponse } from './mfa/schemas.ts';
-import { normalizeEmail, toUser, validEmail } from './users.ts';
+import { normalizeEmail, toUser, validEmail } from '../users/users.ts';
 
 /** The services the routes call (built once by `createAuth`). */
 export interface AuthRouteDeps {

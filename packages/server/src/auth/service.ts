@@ -8,8 +8,8 @@ import { signUpDisabled, type EmailLinks, type LinkTarget } from './email-links.
 import type { Current, Session, Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
 import type { SignInGate, SignInResult } from './mfa/gate.ts';
-import { removeUser } from './user-admin.ts';
-import { checkAvatar, checkPassword, insertUser, isDisabled, toUser, userByEmail, validEmail, type User } from './users.ts';
+import { removeUser } from '../users/user-admin.ts';
+import { checkAvatar, checkPassword, insertUser, isDisabled, toUser, userByEmail, validEmail, type User } from '../users/users.ts';
 
 /** A user and a new session: the answer of every sign-in. */
 export interface SignedIn {
