@@ -85,11 +85,6 @@ export class AuthService {
     return gate.signIn(store, databaseId, row);
   }
 
-  /** The signed-in user, or 401 `invalid_session`. */
-  current(databaseId: string, token: string | undefined): Promise<Current> {
-    return this.d.sessions.resolve(databaseId, token);
-  }
-
   /** Changes name and/or avatar (http(s) URL). */
   async updateProfile(current: Current, patch: ProfilePatch): Promise<User> {
     checkAvatar(patch.avatar);
