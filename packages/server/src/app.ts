@@ -156,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     documents,
     webhooks,
     auth,
-    createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log, invalidation }),
+    createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log, invalidation, sessions: auth.sessions }),
     createRules({ store }),
     files,
     createSync({ store, rules: documents.rules, log: app.log }),

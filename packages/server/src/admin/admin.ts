@@ -4,7 +4,7 @@ import type { Store } from '../store/store.ts';
 import { adminRoutes } from './routes.ts';
 import { FirstRunSetup } from './setup.ts';
 import { setupRoutes } from './setup-routes.ts';
-import { userAdminRoutes } from './users-routes.ts';
+import { operatorUserRoutes } from '../users/operator-routes.ts';
 import { Factors } from '../auth/mfa/factors.ts';
 import { MfaTokens } from '../auth/mfa/mfa-tokens.ts';
 import { systemClock } from '../infra/clock.ts';
@@ -23,7 +23,7 @@ export function createAdmin(deps: { store: Store; publicUrl: string; limiter: Li
       adminRoutes(app, { store, publicUrl: deps.publicUrl, limiter: deps.limiter, mfa });
       operatorMfaRoutes(app, { mfa });
       setupRoutes(app, { setup });
-      userAdminRoutes(app, { store });
+      operatorUserRoutes(app, { store });
     },
   };
 }

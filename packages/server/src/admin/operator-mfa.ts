@@ -3,7 +3,7 @@ import { hashSecret } from '../keys/key-format.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import type { Store } from '../store/store.ts';
 import { type CodeAnswer, type Factors, hasVerifiedFactor, removeAllFactors, wrongCode } from '../auth/mfa/factors.ts';
-import { normalizeEmail } from '../auth/users.ts';
+import { normalizeEmail } from '../users/users.ts';
 import type { MfaStep, MfaTokens } from '../auth/mfa/mfa-tokens.ts';
 import { ANY_IP, codeAccount, type Owner } from '../auth/mfa/owner.ts';
 import { limitFailedAttempts } from '../auth/limits.ts';

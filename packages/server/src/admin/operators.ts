@@ -2,7 +2,7 @@ import { ApiError } from '../errors.ts';
 import { newId, nowIso } from '../ids/ids.ts';
 import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
 import type { Store } from '../store/store.ts';
-import { normalizeEmail } from '../auth/users.ts';
+import { normalizeEmail } from '../users/users.ts';
 import { type Operator, startOperatorSession } from '../keys/operator-sessions.ts';
 
 /** An operator's password: 8 to 256 characters (400 `weak_password`). */

@@ -5,7 +5,7 @@ import type { Store } from '../store/store.ts';
 import { ErrorResponse, errorResponses, NoContent } from '../http/error-schema.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import { limitFailedAttempts, operatorAccount } from '../auth/limits.ts';
-import { normalizeEmail } from '../auth/users.ts';
+import { normalizeEmail } from '../users/users.ts';
 import { createOperator } from './operators.ts';
 import { signOutOperator } from '../keys/operator-sessions.ts';
 import type { OperatorMfa } from './operator-mfa.ts';

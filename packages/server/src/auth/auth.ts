@@ -1,8 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Feature } from '../feature.ts';
-import { principalOf } from '../http/auth.ts';
-import { sessionTokenOf } from './mfa/mfa.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Jobs } from '../infra/jobs.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
@@ -18,8 +16,9 @@ import { OAuthFlow } from './oauth/flow.ts';
 import { authRoutes } from './routes.ts';
 import { AuthService } from './service.ts';
 import { Sessions, type SessionEntry } from './sessions.ts';
-import { UserAdmin } from './user-admin.ts';
-import { userAdminRoutes } from './user-admin-routes.ts';
+import { currentSession } from './request-session.ts';
+import { UserAdmin } from '../users/user-admin.ts';
+import { userAdminRoutes } from '../users/routes.ts';
 import { DAY } from './tokens.ts';
 import { createSecondFactors } from './mfa/mfa.ts';
 
@@ -54,12 +53,13 @@ export function createAuth(deps: AuthDeps): Feature & { sessions: Sessions } {
   const auth = new AuthService({ store, clock, sessions, links, gate });
   const users = new UserAdmin({ store, clock });
   const oauth = new OAuthFlow({ store, clock, sessions, gate, endpoints: config.oauth, publicUrl: config.publicUrl, log });
+  const current = (request: FastifyRequest) => currentSession(sessions, request);
   return {
     sessions,
     routes(app) {
-      authRoutes(app, { auth, links, oauth, limiter });
+      authRoutes(app, { auth, links, oauth, limiter, current });
       userAdminRoutes(app, { users, maxPageSize: config.limits.pageSize });
-      mfa.routes(app, (request) => auth.current(principalOf(request).databaseId, sessionTokenOf(request)));
+      mfa.routes(app, current);
     },
     start() {
       jobs.every('auth: purge expired sessions and tokens', PURGE_EVERY_MS, () => purgeExpired(store, clock));

@@ -13,7 +13,7 @@ import { checkRedirectUrl, withQuery } from './redirects.ts';
 import type { Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
 import type { SignInGate, SignInResult } from './mfa/gate.ts';
-import { checkPassword, findOrCreateUser, isDisabled, toUser, userByEmail, type User } from './users.ts';
+import { checkPassword, findOrCreateUser, isDisabled, toUser, userByEmail, type User } from '../users/users.ts';
 
 /** Where the links of one request point, the database's name, and its e-mail settings (docs/email.md). */
 export interface LinkTarget {

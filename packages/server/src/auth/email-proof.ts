@@ -1,6 +1,6 @@
 import type { Queryable } from '../store/store.ts';
 import type { Sessions } from './sessions.ts';
-import type { UserRow } from './users.ts';
+import type { UserRow } from '../users/users.ts';
 import { removeEveryWayIn } from './mfa/service.ts';
 
 /**

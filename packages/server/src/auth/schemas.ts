@@ -56,7 +56,7 @@ export const SignInBody = Type.Object({ email: Email, password: Password });
 export const PatchMeBody = Type.Object(
   {
     name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    // Its length is checked with its scheme (auth/users.ts checkAvatar), so a data: URL hears one message: "an http(s) URL".
+    // Its length is checked with its scheme (users/users.ts checkAvatar), so a data: URL hears one message: "an http(s) URL".
     avatar: Type.Optional(Nullable(Type.String({ description: 'An http(s) URL of at most 2048 characters' }))),
   },
   { additionalProperties: false },

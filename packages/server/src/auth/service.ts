@@ -8,8 +8,8 @@ import { signUpDisabled, type EmailLinks, type LinkTarget } from './email-links.
 import type { Current, Session, Sessions } from './sessions.ts';
 import { isoAt } from './tokens.ts';
 import type { SignInGate, SignInResult } from './mfa/gate.ts';
-import { removeUser } from './user-admin.ts';
-import { checkAvatar, checkPassword, insertUser, isDisabled, toUser, userByEmail, validEmail, type User } from './users.ts';
+import { removeUser } from '../users/user-admin.ts';
+import { checkAvatar, checkPassword, insertUser, isDisabled, toUser, userByEmail, validEmail, type User } from '../users/users.ts';
 
 /** A user and a new session: the answer of every sign-in. */
 export interface SignedIn {
@@ -83,11 +83,6 @@ export class AuthService {
       throw new ApiError('email_not_verified', 'Verify your e-mail address first: open the link mailed to you (POST /auth/verify-email sends a new one)');
     }
     return gate.signIn(store, databaseId, row);
-  }
-
-  /** The signed-in user, or 401 `invalid_session`. */
-  current(databaseId: string, token: string | undefined): Promise<Current> {
-    return this.d.sessions.resolve(databaseId, token);
   }
 
   /** Changes name and/or avatar (http(s) URL). */

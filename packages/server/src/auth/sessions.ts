@@ -3,7 +3,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import { isoAt, newToken, tokenHash } from './tokens.ts';
-import type { UserRow } from './users.ts';
+import type { UserRow } from '../users/users.ts';
 
 /** A session as the API shows it (API.md §2). */
 export interface Session {

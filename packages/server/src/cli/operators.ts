@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createOperator, deleteOperator, listOperators, resetOperatorPassword } from '../admin/operators.ts';
 import { resetOperatorMfa } from '../admin/operator-mfa.ts';
-import { normalizeEmail } from '../auth/users.ts';
+import { normalizeEmail } from '../users/users.ts';
 import { loadConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { barrierOnce } from '../infra/invalidation/invalidation.ts';

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { UserAdmin } from '../auth/user-admin.ts';
+import { UserAdmin } from '../users/user-admin.ts';
 import { loadConfig } from '../config.ts';
 import { getDatabase } from '../databases/databases.ts';
 import { systemClock } from '../infra/clock.ts';

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandl
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import { principalOf, type Principal } from '../http/auth.ts';
+import { sessionTokenOf } from '../auth/request-session.ts';
 import type { Operation } from '../rules/rules.ts';
 import type { DocumentsService } from './service.ts';
 import type { DocumentRules, Scopes } from './rule-access.ts';
@@ -41,12 +42,6 @@ const collectionName = (request: FastifyRequest, _reply: FastifyReply, done: (e?
   } catch (e) {
     done(e as Error);
   }
-};
-
-/** The first `X-Session-Token` of a request; an empty one counts as none. */
-const sessionToken = (request: FastifyRequest): string | undefined => {
-  const h = request.headers['x-session-token'];
-  return (Array.isArray(h) ? h[0] : h) || undefined;
 };
 
 /**
@@ -90,7 +85,7 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
   /** Who an Idempotency-Key belongs to (§1.2): the operator, the database (secret key), the signed-in user, or the public key. */
   const callerOf = (request: FastifyRequest) => async (): Promise<Caller> => {
     const p = principalOf(request);
-    const token = p.kind === 'public' && !p.operatorId ? sessionToken(request) : undefined;
+    const token = p.kind === 'public' && !p.operatorId ? sessionTokenOf(request) : undefined;
     const user = token ? await (scopes(request)?.user() ?? deps.rules.sessionUser(p.databaseId, token)) : undefined;
     return { scope: scopeOf(p, user?.id), databaseId: p.databaseId };
   };
@@ -112,7 +107,7 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
       }
       if (principal.kind !== 'public') return done(null, payload);
       const { collection } = (request as WithCollection).params;
-      deps.rules.scopes(principal.databaseId, collection, operation, sessionToken(request)).then((scopes) => {
+      deps.rules.scopes(principal.databaseId, collection, operation, sessionTokenOf(request)).then((scopes) => {
         granted.set(request, scopes);
         done(null, payload);
       }, done);
@@ -296,5 +291,5 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
     },
   );
 
-  batchRoute(api, { ...deps, callerOf, sessionToken });
+  batchRoute(api, { ...deps, callerOf, sessionToken: sessionTokenOf });
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../http/auth.ts';
+import { sessionTokenOf } from '../auth/request-session.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { ByteStore } from '../infra/bytes/bytes.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
@@ -48,11 +49,6 @@ interface Caller {
   user: RuleUser | undefined;
 }
 
-const sessionToken = (request: FastifyRequest): string | undefined => {
-  const h = request.headers['x-session-token'];
-  return (Array.isArray(h) ? h[0] : h) || undefined;
-};
-
 /** The tags an If-Match names; `*` as itself. Weak tags never match (§1.2). */
 function ifMatch(header: string | undefined, version: string): boolean | undefined {
   if (header === undefined) return undefined;
@@ -77,7 +73,7 @@ export class FilesApi {
   private async caller(request: FastifyRequest): Promise<Caller> {
     const principal = principalOf(request);
     const isPublic = principal.kind === 'public';
-    const found = await settingsAndSessionUser(this.deps.store, this.deps.clock, principal.databaseId, isPublic ? sessionToken(request) : undefined);
+    const found = await settingsAndSessionUser(this.deps.store, this.deps.clock, principal.databaseId, isPublic ? sessionTokenOf(request) : undefined);
     if (!found) throw new ApiError('not_found', `Database '${principal.databaseId}' not found`);
     return { databaseId: principal.databaseId, public: isPublic, settings: found.settings, user: found.user };
   }

@@ -20,8 +20,7 @@ import { createUpgradeHandler, type AcceptedUpgrade } from './upgrade.ts';
 import { realtimeTokenRoute } from './routes.ts';
 import { UserFacts } from './user-facts.ts';
 import { ViewSource } from './views.ts';
-import { Sessions } from '../auth/sessions.ts';
-import { DAY } from '../auth/tokens.ts';
+import type { Sessions } from '../auth/sessions.ts';
 
 export interface RealtimeDeps {
   config: Config;
@@ -34,6 +33,8 @@ export interface RealtimeDeps {
   log: FastifyBaseLogger;
   /** Tells the users' facts (`$auth`) when a user changed (user-facts.ts). */
   invalidation: Invalidation;
+  /** The auth feature's end-user sessions: the token route resolves X-Session-Token through them and their cache. */
+  sessions: Sessions;
 }
 
 /** How often every feed compares its last event id with the store's (a bus message may be lost). */
@@ -142,8 +143,7 @@ export function createRealtime(deps: RealtimeDeps): Feature {
         clock,
         publicUrl: config.publicUrl,
         maxCollections: config.limits.realtimeCollections,
-        // Only `resolve` is used: the lifetime is the auth feature's, for the sessions it creates.
-        sessions: new Sessions(store, clock, config.sessionTtlDays * DAY),
+        sessions: deps.sessions,
       });
       server = app.server;
       server.on('upgrade', onUpgrade);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
@@ -7,6 +7,7 @@ import { principalOf } from '../http/auth.ts';
 import { ErrorResponse } from '../http/error-schema.ts';
 import { hashSecret } from '../keys/key-format.ts';
 import type { Sessions } from '../auth/sessions.ts';
+import { currentSession, sessionTokenOf } from '../auth/request-session.ts';
 import { checkCollections, createRealtimeToken, type TokenSource } from './tokens.ts';
 
 export interface TokenRouteDeps {
@@ -14,7 +15,7 @@ export interface TokenRouteDeps {
   clock: Clock;
   publicUrl: string;
   maxCollections: number;
-  /** End-user sessions: a public-key token asked for with X-Session-Token belongs to that user (§10). */
+  /** The app's end-user sessions (auth's, with their cache): a public-key token asked for with X-Session-Token belongs to that user (§10). */
   sessions: Sessions;
 }
 
@@ -50,7 +51,7 @@ export function realtimeTokenRoute(app: FastifyInstance, deps: TokenRouteDeps): 
       const collections = checkCollections(request.body.collections, deps.maxCollections);
       // What the token is granted through, so its sockets end with it.
       const source: TokenSource = principal.keyId
-        ? { keyId: principal.keyId, userSessionHash: await userSession(request.headers['x-session-token'], principal.kind, principal.databaseId) }
+        ? { keyId: principal.keyId, userSessionHash: await userSession(request) }
         : { operatorSessionHash: request.operatorToken === undefined ? undefined : hashSecret(request.operatorToken) };
       const { token, expiresAt } = await createRealtimeToken(deps.store, deps.clock, { databaseId: principal.databaseId, collections }, source);
       const url = `${deps.publicUrl.replace(/^http/, 'ws')}/v1/realtime?token=${token}`;
@@ -63,9 +64,8 @@ export function realtimeTokenRoute(app: FastifyInstance, deps: TokenRouteDeps): 
    * when it is not live), or undefined: no session (an empty header counts as none), or a secret
    * key, which rules do not apply to.
    */
-  async function userSession(header: string | string[] | undefined, kind: 'secret' | 'public', databaseId: string): Promise<string | undefined> {
-    if (kind !== 'public' || header === undefined || header === '') return undefined;
-    const current = await deps.sessions.resolve(databaseId, Array.isArray(header) ? header[0] : header);
-    return current.tokenHash;
+  async function userSession(request: FastifyRequest): Promise<string | undefined> {
+    if (principalOf(request).kind !== 'public' || sessionTokenOf(request) === undefined) return undefined;
+    return (await currentSession(deps.sessions, request)).tokenHash;
   }
 }

@@ -15,7 +15,7 @@ export type Rules = Record<string, RuleEntry>;
 
 /**
  * The signed-in end user a rule is evaluated for, read as the user is now. `appMetadata` is what
- * the app's backend set (auth/user-admin.ts); absent when the row's column is not a JSON object,
+ * the app's backend set (users/user-admin.ts); absent when the row's column is not a JSON object,
  * which makes every `{"$auth": "appMetadata.…"}` operand missing.
  */
 export interface RuleUser {

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { stringify } from 'safe-stable-stringify';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../http/auth.ts';
+import { sessionTokenOf } from '../auth/request-session.ts';
 import { errorResponses } from '../http/error-schema.ts';
 import { checkCollection } from '../documents/names.ts';
 import type { DocumentRules } from '../documents/rule-access.ts';
@@ -34,11 +35,6 @@ const SyncResponse = Type.Object({
   reset: Type.Boolean(),
 });
 
-const sessionToken = (request: FastifyRequest): string | undefined => {
-  const h = request.headers['x-session-token'];
-  return (Array.isArray(h) ? h[0] : h) || undefined;
-};
-
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 /** GET /sync/:collection (API.md §3.1). */
@@ -50,7 +46,7 @@ export function syncRoutes(app: FastifyInstance, deps: { sync: SyncService; rule
     const p = principalOf(request);
     const base = { databaseId: p.databaseId, collection, filter };
     if (p.kind !== 'public') return { ...base, caller: 'secret', view: 'all' };
-    const scopes = await deps.rules.scopes(p.databaseId, collection, 'read', sessionToken(request));
+    const scopes = await deps.rules.scopes(p.databaseId, collection, 'read', sessionTokenOf(request));
     const user = await scopes.user();
     const rule = ruleFor(await loadRules(deps.store, p.databaseId), collection, 'read');
     return {

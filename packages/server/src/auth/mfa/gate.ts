@@ -1,6 +1,6 @@
 import type { Queryable } from '../../store/store.ts';
 import type { Session, Sessions } from '../sessions.ts';
-import { toUser, type User, type UserRow } from '../users.ts';
+import { toUser, type User, type UserRow } from '../../users/users.ts';
 import { hasVerifiedFactor } from './factors.ts';
 import type { MfaStep, MfaTokens } from './mfa-tokens.ts';
 

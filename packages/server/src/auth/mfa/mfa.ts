@@ -14,12 +14,6 @@ import { MfaService } from './service.ts';
 import { Passkeys } from '../passkeys/passkeys.ts';
 import { passkeyRoutes } from '../passkeys/routes.ts';
 
-/** The `X-Session-Token` of a request, trimmed. */
-export const sessionTokenOf = (request: FastifyRequest): string | undefined => {
-  const h = request.headers['x-session-token'];
-  return typeof h === 'string' ? h.trim() : undefined;
-};
-
 /**
  * Second factors of end users (API.md §2.2), built once by `createAuth`: `gate` is the one place a
  * sign-in becomes a session or an mfaToken; `routes` registers `/auth/mfa/*` and

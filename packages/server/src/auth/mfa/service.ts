@@ -1,11 +1,11 @@
 import { getDatabase } from '../../databases/databases.ts';
 import { notFound } from '../../errors.ts';
-import { endEverySession } from '../user-admin.ts';
+import { endEverySession } from '../../users/user-admin.ts';
 import type { Limiter } from '../../infra/limiter/limiter.ts';
 import type { Queryable, Store } from '../../store/store.ts';
 import { limitFailedAttempts } from '../limits.ts';
 import type { Current, Session, Sessions } from '../sessions.ts';
-import { USER_COLUMNS, toUser, type User, type UserRow } from '../users.ts';
+import { USER_COLUMNS, toUser, type User, type UserRow } from '../../users/users.ts';
 import type { WayInGuard } from './adding.ts';
 import type { CodeAnswer, Factors } from './factors.ts';
 import type { MfaTokens } from './mfa-tokens.ts';

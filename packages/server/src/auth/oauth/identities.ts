@@ -5,7 +5,7 @@ import type { Store } from '../../store/store.ts';
 import { isoAt } from '../tokens.ts';
 import { proveEmail } from '../email-proof.ts';
 import type { Sessions } from '../sessions.ts';
-import { USER_COLUMNS, findOrCreateUser, isDisabled, normalizeEmail, userByEmail, type UserRow } from '../users.ts';
+import { USER_COLUMNS, findOrCreateUser, isDisabled, normalizeEmail, userByEmail, type UserRow } from '../../users/users.ts';
 import type { OAuthProfile } from './provider.ts';
 
 /** The codes an OAuth sign-in sends back as `redirectUrl?error=<code>`, once the redirect URL is trusted. */

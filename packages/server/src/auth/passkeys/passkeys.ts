@@ -16,7 +16,7 @@ import type { Store } from '../../store/store.ts';
 import type { WayInGuard } from '../mfa/adding.ts';
 import type { Current, Session, Sessions } from '../sessions.ts';
 import { isoAt } from '../tokens.ts';
-import { USER_COLUMNS, toUser, type User, type UserRow } from '../users.ts';
+import { USER_COLUMNS, toUser, type User, type UserRow } from '../../users/users.ts';
 import { newChallenge, takeRegistrationChallenge, takeSignInChallenge } from './challenges.ts';
 import { relyingParty } from './relying-party.ts';
 

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import { errorResponses, NoContent } from '../http/error-schema.ts';
-import { UserResponse, UserSchema } from './schemas.ts';
+import { UserResponse, UserSchema } from '../auth/schemas.ts';
 import type { UserAdmin } from './user-admin.ts';
 
 // Null first: a string branch first would let a null through as "" where types are coerced.
@@ -28,7 +28,7 @@ const UserList = Type.Object({ users: Type.Array(AdminUserSchema), total: Type.I
 const PatchUserBody = Type.Object(
   {
     name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    // Its length is checked with its scheme (auth/users.ts checkAvatar), so a data: URL hears one message: "an http(s) URL".
+    // Its length is checked with its scheme (users.ts checkAvatar), so a data: URL hears one message: "an http(s) URL".
     avatar: Type.Optional(Nullable(Type.String({ description: 'An http(s) URL of at most 2048 characters' }))),
     emailVerified: Type.Optional(Type.Boolean()),
     appMetadata: Type.Optional(

@@ -11,7 +11,7 @@ export interface User {
   name: string | null;
   avatar: string | null;
   emailVerified: boolean;
-  /** Set only with a secret key or by an operator (auth/user-admin.ts); the user reads it. */
+  /** Set only with a secret key or by an operator (user-admin.ts); the user reads it. */
   appMetadata: JsonObject;
   /** A disabled user cannot sign in, and no session of theirs resolves. */
   disabled: boolean;

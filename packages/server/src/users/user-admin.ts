@@ -2,7 +2,7 @@ import { ApiError, notFound } from '../errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { JsonObject } from '../json/merge-patch.ts';
 import type { Param, Queryable, Store } from '../store/store.ts';
-import { isoAt } from './tokens.ts';
+import { isoAt } from '../auth/tokens.ts';
 import { checkAvatar, toUser, USER_COLUMNS, type User, type UserRow } from './users.ts';
 
 /**

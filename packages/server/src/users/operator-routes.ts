@@ -5,8 +5,8 @@ import type { Store } from '../store/store.ts';
 import { errorResponses } from '../http/error-schema.ts';
 import { systemClock } from '../infra/clock.ts';
 import { UserSchema } from '../auth/schemas.ts';
-import { UserAdmin } from '../auth/user-admin.ts';
-import { signOutUser, userActivity } from './users.ts';
+import { UserAdmin } from './user-admin.ts';
+import { signOutUser, userActivity } from './activity.ts';
 
 const UserParams = Type.Object({ id: Type.String(), userId: Type.String() });
 
@@ -14,7 +14,7 @@ const UserParams = Type.Object({ id: Type.String(), userId: Type.String() });
  * The dashboard's extras on one end user (operator only). Listing, changing and deleting users go
  * through §2.1's /auth/users routes, with the operator token and X-Database-Id.
  */
-export function userAdminRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function operatorUserRoutes(app: FastifyInstance, deps: { store: Store }): void {
   // Request types come from the route schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = deps;
