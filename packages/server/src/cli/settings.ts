@@ -137,7 +137,8 @@ function registerFilesCommands(program: Command): void {
         }
         if (o.contentTypes !== undefined) change.contentTypes = listOption(o.contentTypes);
         if (o.thumbs !== undefined) change.thumbs = listOption(o.thumbs);
-        if (Boolean(o.remove) === Object.keys(change).length > 0) throw new CliError('give --public, --max-size, --content-types or --thumbs, or else --remove');
+        if (Boolean(o.remove) === Object.keys(change).length > 0)
+          throw new CliError('give --public, --max-size, --content-types or --thumbs, or else --remove');
         const db = await withStore((store) => updateDatabase(store, o.database, { settings: { files: { [o.bucket]: o.remove ? null : change } } }));
         // Running servers keep settings in memory on PostgreSQL: return once every one of them dropped the old ones.
         await barrierOnce(loadConfig().databaseUrl);
