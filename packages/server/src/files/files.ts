@@ -56,7 +56,7 @@ export function createFiles(deps: FilesDeps): Files {
     service,
     uploads: new Uploads({ bytes, service, keys: uploadKeys, maxFileBytes: config.files.maxFileBytes, log, now: () => new Date(clock.now()).toISOString() }),
     bytes,
-    thumbs: new Thumbnails(bytes),
+    thumbs: new Thumbnails(bytes, store, clock, log),
     links: new Links(store),
     limiter: deps.limiter,
     // Cursors are signed like the documents': with the random key kept in the store (documents/cursor-key.ts).

@@ -4,6 +4,12 @@ import { ApiError } from '../errors.ts';
 
 /** Bytes file-type needs to see to recognise every type §12 names. */
 const HEAD_BYTES = 4100;
+/**
+ * How much the meter lets through before it pushes back on the request. Node's default (16 KiB)
+ * is below one socket read (64 KiB), so every chunk paused the request and resumed it on the next
+ * tick; the byte store buffers as much (infra/bytes/local.ts), so this holds no more memory.
+ */
+const PASS_BYTES = 1024 * 1024;
 
 /**
  * The bytes of an upload on their way to the byte store: counted, hashed and their head kept
@@ -18,7 +24,7 @@ export class Meter extends Transform {
   private headBytes = 0;
 
   constructor(private readonly limit: number) {
-    super();
+    super({ highWaterMark: PASS_BYTES });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
@@ -29,7 +35,8 @@ export class Meter extends Transform {
     }
     this.hash.update(chunk);
     if (this.headBytes < HEAD_BYTES) {
-      this.head.push(chunk.subarray(0, HEAD_BYTES - this.headBytes));
+      // A copy: a view would keep the whole socket read (64 KiB) alive until the upload ends.
+      this.head.push(Buffer.from(chunk.subarray(0, HEAD_BYTES - this.headBytes)));
       this.headBytes += Math.min(chunk.length, HEAD_BYTES - this.headBytes);
     }
     done(null, chunk);

@@ -47,15 +47,31 @@ export function checkFilesSettings(value: unknown, details: ErrorDetail[]): File
   return value as FilesSettings;
 }
 
-/** A bucket's settings from the database's settings (JSON text). */
-export function bucketSettings(settingsText: string | undefined, bucket: string): BucketSettings {
-  if (!settingsText) return {};
-  try {
-    const files = (JSON.parse(settingsText) as { files?: unknown }).files;
-    if (isObject(files) && Object.hasOwn(files, bucket) && isObject(files[bucket])) return files[bucket] as BucketSettings;
-  } catch {
-    // Settings are validated when written.
+/**
+ * The `files` of the settings text parsed last: every upload and download reads its bucket's
+ * settings, and a database's settings text rarely changes, so it is parsed once per text, not per
+ * request. One entry: a change of text (another database, new settings) replaces it.
+ */
+let lastParsed: { text: string; files: unknown } | undefined;
+
+function filesOf(settingsText: string): unknown {
+  if (lastParsed?.text !== settingsText) {
+    let files: unknown;
+    try {
+      files = (JSON.parse(settingsText) as { files?: unknown }).files;
+    } catch {
+      // Settings are validated when written.
+    }
+    lastParsed = { text: settingsText, files };
   }
+  return lastParsed.files;
+}
+
+/** A bucket's settings from the database's settings (JSON text). Read only: shared between requests. */
+export function bucketSettings(settingsText: string | undefined, bucket: string): Readonly<BucketSettings> {
+  if (!settingsText) return {};
+  const files = filesOf(settingsText);
+  if (isObject(files) && Object.hasOwn(files, bucket) && isObject(files[bucket])) return files[bucket] as BucketSettings;
   return {};
 }
 

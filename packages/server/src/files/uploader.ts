@@ -11,6 +11,7 @@ import { checkFileName } from './names.ts';
 import type { FileRecord, StoredFile } from './record.ts';
 import type { FilesService } from './service.ts';
 import { bucketSettings, typeAllowed } from './settings.ts';
+import { cannotPass } from './early-refusal.ts';
 import { declaredType, SNIFFED_TYPES, storedType } from './sniff.ts';
 import { multipartIncoming, type Incoming } from './upload.ts';
 
@@ -67,6 +68,10 @@ export class Uploads {
       if (who.scope && length !== undefined && ![declared, ...SNIFFED_TYPES].some((t) => who.scope!.matches(draft(t, length, query.name!, {})))) {
         throw forbidden(bucket);
       }
+    }
+    if (multipart && who.scope?.filter && cannotPass(who.scope.filter, { owner: who.owner, name: query.name, maxSize: Math.min(limit, length ?? limit) })) {
+      // Likewise for multipart, from what its headers show (early-refusal.ts).
+      throw forbidden(bucket);
     }
     const incoming: Incoming = multipart
       ? await multipartIncoming(request, query.name)

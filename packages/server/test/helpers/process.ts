@@ -40,7 +40,7 @@ export async function startProcess(env: Record<string, string>, port?: number): 
     out += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
     try {
@@ -50,7 +50,7 @@ export async function startProcess(env: Record<string, string>, port?: number): 
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not answer /health in 30 s:\n${out}`);
+      throw new Error(`server did not answer /health in 60 s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, opendir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, opendir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -29,15 +29,20 @@ export function localByteStore(root: string): ByteStore {
     async put(key, body) {
       const temp = join(root, TEMP, randomUUID());
       await incomingDir();
+      // The key's folder is made while the bytes arrive, not after them: the upload's answer waits for one step less.
+      const folder = mkdir(dirname(pathOf(key)), { recursive: true });
+      folder.catch(() => undefined);
       try {
         await pipeline(body, createWriteStream(temp, { flags: 'wx', highWaterMark: WRITE_BUFFER })).catch((e: NodeJS.ErrnoException) => {
           if (e.code === 'ENOENT') incoming = undefined;
           throw e;
         });
-        await mkdir(dirname(pathOf(key)), { recursive: true });
+        await folder;
         await rename(temp, pathOf(key));
       } catch (e) {
         await unlink(temp).catch(() => undefined);
+        // Nothing kept: a new file's folder goes too (a folder holding an original stays: rmdir removes only empty ones).
+        await folder.then(() => rmdir(dirname(pathOf(key)))).catch(() => undefined);
         throw e;
       }
     },

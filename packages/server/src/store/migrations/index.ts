@@ -15,6 +15,7 @@ import { migration as m0013 } from './0013-safe-writes.ts';
 import { migration as m0014 } from './0014-second-factors-and-passkeys.ts';
 import { migration as m0015 } from './0015-server-secrets.ts';
 import { migration as m0016 } from './0016-files.ts';
+import { migration as m0017 } from './0017-thumbnail-claims.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0014,
   m0015,
   m0016,
+  m0017,
 ];
