@@ -89,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app,
     {
       store,
+      clock,
       lastUsed: keyUsage.tracker,
       keys: new InvalidatedCache(invalidation, cacheSize),
       operators: new InvalidatedCache(invalidation, cacheSize),
@@ -152,12 +153,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const features: Feature[] = [
     createInvalidationFeature(app, invalidation, jobs),
     createOperations({ store, metrics, metricsToken: config.metricsToken, redis: limiter.health }),
-    createAdmin({ store, publicUrl: config.publicUrl, limiter, setupToken: deps.setupToken }),
+    createAdmin({ store, clock, publicUrl: config.publicUrl, limiter, setupToken: deps.setupToken }),
     documents,
     webhooks,
     auth,
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log, invalidation }),
-    createRules({ store }),
+    createRules({ store, clock }),
     files,
     createSync({ store, rules: documents.rules, log: app.log }),
     createDocs({ publicUrl: config.publicUrl }),

@@ -6,6 +6,7 @@ import { getDatabase, updateDatabase } from '../databases/databases.ts';
 import { parseJsonBody } from '../json/parse.ts';
 import { readRules, saveRules } from '../rules/rules.ts';
 import { barrierOnce } from '../infra/invalidation/invalidation.ts';
+import { systemClock } from '../infra/clock.ts';
 import { CliError, example, print, withStore } from './output.ts';
 
 /** `svc rules get|set` and `svc search get|set`: parts of a database's settings. */
@@ -31,7 +32,7 @@ export function registerSettingsCommands(program: Command): void {
       .action(async (o: { database: string; file?: string }) => {
         const text = o.file === undefined ? await readAll(process.stdin) : readFileSync(o.file, 'utf8');
         // Paths in errors start at the file's root ('/todos/read'), as the file holds the rules object itself.
-        const saved = await withStore((store) => saveRules(store, o.database, parseJsonBody(text, loadConfig().limits.jsonDepth), ''));
+        const saved = await withStore((store) => saveRules(store, systemClock, o.database, parseJsonBody(text, loadConfig().limits.jsonDepth), ''));
         // Running servers keep rules in memory on PostgreSQL: return once every one of them dropped the old ones.
         await barrierOnce(loadConfig().databaseUrl);
         print({ rules: saved }, () => `Stored the rules of database ${o.database}; they apply at once.`);
@@ -64,7 +65,7 @@ export function registerSettingsCommands(program: Command): void {
       .action(async (o: { database: string; collection: string; fields?: string; remove?: boolean }) => {
         if ((o.fields === undefined) === (o.remove === undefined)) throw new CliError('give either --fields a,b or --remove');
         const fields = o.remove ? null : (o.fields ?? '').split(',').map((f) => f.trim());
-        const db = await withStore((store) => updateDatabase(store, o.database, { settings: { search: { [o.collection]: fields } } }));
+        const db = await withStore((store) => updateDatabase(store, systemClock, o.database, { settings: { search: { [o.collection]: fields } } }));
         print({ search: db.settings.search ?? {} }, () =>
           fields
             ? `Collection ${o.collection} of database ${o.database} is searched in ${fields.join(', ')}; a running server indexes its documents now.`

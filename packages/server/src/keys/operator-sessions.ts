@@ -1,4 +1,4 @@
-import { nowIso } from '../ids/ids.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import { hashSecret, OPERATOR_TOKEN_PREFIX, randomBase62 } from './key-format.ts';
@@ -20,9 +20,9 @@ export interface Operator {
 const OPERATOR_SESSION_MS = 7 * 24 * 3600 * 1000;
 
 /** A new operator session (a week); its token. */
-export async function startOperatorSession(q: Queryable, operatorId: string): Promise<string> {
+export async function startOperatorSession(q: Queryable, clock: Clock, operatorId: string): Promise<string> {
   const token = OPERATOR_TOKEN_PREFIX + randomBase62(43);
-  const now = Date.now();
+  const now = clock.now();
   await q.run('INSERT INTO operator_sessions (token_hash, operator_id, expires_at, created_at) VALUES (?, ?, ?, ?)', [
     hashSecret(token),
     operatorId,
@@ -36,19 +36,20 @@ export async function startOperatorSession(q: Queryable, operatorId: string): Pr
  * The operator of a session token, if the session is live. With a cache, a live session is
  * remembered under its hash until it ends, expires or its operator changes (infra/invalidation).
  */
-export async function resolveOperator(store: Store, token: string, cache?: InvalidatedCache<Operator>): Promise<Operator | undefined> {
+export async function resolveOperator(store: Store, clock: Clock, token: string, cache?: InvalidatedCache<Operator>): Promise<Operator | undefined> {
   const hash = hashSecret(token);
+  const now = clock.now();
   const lookup = async () => {
     const row = await store.get<{ id: string; email: string; created_at: string; expires_at: string }>(
       `SELECT o.id, o.email, o.created_at, s.expires_at FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
        WHERE s.token_hash = ? AND s.expires_at > ?`,
-      [hash, nowIso()],
+      [hash, new Date(now).toISOString()],
     );
     if (!row) return undefined;
     const value = Object.freeze({ id: row.id, email: row.email, createdAt: row.created_at });
     return { value, tags: [`operator:${row.id}`], expiresAt: Date.parse(row.expires_at) };
   };
-  return cache ? cache.get(`operator-session:${hash}`, Date.now(), lookup) : (await lookup())?.value;
+  return cache ? cache.get(`operator-session:${hash}`, now, lookup) : (await lookup())?.value;
 }
 
 /** Ends an operator session (sign-out). */

@@ -3,6 +3,7 @@ import { updateDatabase } from '../databases/databases.ts';
 import type { Settings } from '../databases/settings.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import type { Feature } from '../feature.ts';
+import type { Clock } from '../infra/clock.ts';
 import { DEFAULT_RULES } from './resolve.ts';
 import { validateRules } from './validate.ts';
 import { rulesRoutes } from './routes.ts';
@@ -58,13 +59,14 @@ export async function readRules(store: Store, databaseId: string): Promise<Rules
  * Validates and stores a database's rules, replacing the old ones whole; returns them as GET will.
  * `at` is the pointer that error details start from (`/rules` for PUT /rules' body, `` for a file).
  */
-export async function saveRules(store: Store, databaseId: string, rules: unknown, at = '/rules'): Promise<Rules> {
+export async function saveRules(store: Store, clock: Clock, databaseId: string, rules: unknown, at = '/rules'): Promise<Rules> {
   validateRules(rules, at);
-  const database = await updateDatabase(store, databaseId, { settings: { rules } });
+  const database = await updateDatabase(store, clock, databaseId, { settings: { rules } });
   return (database.settings as { rules?: Rules }).rules ?? DEFAULT_RULES;
 }
 
 /** The rules feature: GET and PUT /v1/rules (the other features ask loadRules, ruleFor, resolveRule). */
-export function createRules(deps: { store: Store }): Feature {
-  return { routes: (app) => rulesRoutes(app, { read: (id) => readRules(deps.store, id), save: (id, rules) => saveRules(deps.store, id, rules) }) };
+export function createRules(deps: { store: Store; clock: Clock }): Feature {
+  const { store, clock } = deps;
+  return { routes: (app) => rulesRoutes(app, { read: (id) => readRules(store, id), save: (id, rules) => saveRules(store, clock, id, rules) }) };
 }
