@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { notFound } from '../errors.ts';
 import { updateDatabase } from '../databases/databases.ts';
 import type { Settings } from '../databases/settings.ts';
@@ -32,9 +33,9 @@ export async function settingsText(store: Store, databaseId: string, q: Queryabl
   return (await q.get<{ settings: string }>(`SELECT ${store.dialect.jsonText('settings')} AS settings FROM databases WHERE id = ?`, [databaseId]))?.settings;
 }
 
-/** Settings texts whose rules were parsed last (MAX_PARSED): rules are read on every public-key request. */
-const parsed = new Map<string, Rules | undefined>();
+/** The rules of the settings texts used last (MAX_PARSED): rules are read on every public-key request. */
 const MAX_PARSED = 1000;
+const parsed = new LRUCache<string, { rules: Rules | undefined }>({ max: MAX_PARSED });
 
 /**
  * The rules in a database's settings, as stored (JSON text of the `settings` column). Parsed once
@@ -42,12 +43,13 @@ const MAX_PARSED = 1000;
  * The result is shared between requests and must not be changed (resolveRule builds new objects).
  */
 export function rulesOfSettings(settingsText: string): Rules | undefined {
-  if (parsed.has(settingsText)) return parsed.get(settingsText);
-  const { rules } = JSON.parse(settingsText) as Settings;
-  const value = rules === undefined ? undefined : (JSON.parse(rules) as Rules);
-  if (parsed.size >= MAX_PARSED) parsed.clear();
-  parsed.set(settingsText, value);
-  return value;
+  let entry = parsed.get(settingsText);
+  if (!entry) {
+    const { rules } = JSON.parse(settingsText) as Settings;
+    entry = { rules: rules === undefined ? undefined : (JSON.parse(rules) as Rules) };
+    parsed.set(settingsText, entry);
+  }
+  return entry.rules;
 }
 
 /** The rules GET /rules shows: as last written, or DEFAULT_RULES when none were ever set. */
