@@ -36,6 +36,7 @@ import { InvalidatedCache } from './infra/invalidation/cache.ts';
 import { createInvalidationFeature } from './infra/invalidation/feature.ts';
 import type { Feature } from './feature.ts';
 import { createFiles } from './files/files.ts';
+import { createChangeRetention } from './changes/retention.ts';
 
 export interface AppDeps {
   config: Config;
@@ -155,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createOperations({ store, metrics, metricsToken: config.metricsToken, redis: limiter.health }),
     createAdmin({ store, clock, publicUrl: config.publicUrl, limiter, setupToken: deps.setupToken }),
     documents,
+    createChangeRetention({ store, clock, log: app.log, jobs, maxAgeMs: config.eventRetentionHours * 3_600_000 }),
     webhooks,
     auth,
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log, invalidation }),
