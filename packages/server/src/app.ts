@@ -38,7 +38,7 @@ import type { Feature } from './feature.ts';
 import { createFiles } from './files/files.ts';
 import { createChangeRetention } from './changes/retention.ts';
 
-export interface AppDeps {
+interface AppDeps {
   config: Config;
   store: Store;
   limiter: Limiter;

@@ -8,7 +8,7 @@ import type { Limiter } from '../infra/limiter/limiter.ts';
 import { limitFailedAttempts, operatorAccount } from '../auth/limits.ts';
 import { normalizeEmail } from '../auth/users.ts';
 import { createOperator } from './operators.ts';
-import { signOutOperator } from '../keys/operator-sessions.ts';
+import { operatorClock, signOutOperator } from '../keys/operator-sessions.ts';
 import type { OperatorMfa } from './operator-mfa.ts';
 import { createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from '../databases/databases.ts';
 import { createKey, listKeys, revokeKey } from '../keys/keys.ts';
@@ -89,7 +89,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; clock: C
     },
     async (request, reply) => {
       await deps.mfa.requireCode(request.operator!, request.body.code); // API.md §2.2: with a factor, the caller's code
-      return reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password, clock) });
+      return reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password, operatorClock) });
     },
   );
 

@@ -6,7 +6,7 @@ import { countOperators, createOperator, signInOperator } from './operators.ts';
 import type { Operator } from '../keys/operator-sessions.ts';
 
 /** Prefix of first-run setup tokens, so a pasted one is recognisable. */
-export const SETUP_TOKEN_PREFIX = 'svc_setup_';
+const SETUP_TOKEN_PREFIX = 'svc_setup_';
 
 /** A new one-time setup token (≈ 190 bits). */
 export function newSetupToken(): string {

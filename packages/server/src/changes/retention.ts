@@ -5,7 +5,7 @@ import type { Jobs } from '../infra/jobs.ts';
 import type { Queryable, Store } from '../store/store.ts';
 
 /** Events are kept at least this long whatever the setting: realtime clients resume from them. */
-export const MIN_CHANGE_RETENTION_MS = 3_600_000;
+const MIN_CHANGE_RETENTION_MS = 3_600_000;
 
 /** How often old events are pruned. */
 const PRUNE_EVERY_MS = 10 * 60_000;

@@ -17,7 +17,7 @@ interface DatabaseRow {
 }
 
 /** A database as the management API shows it (no client secrets). */
-export function toDatabase(r: DatabaseRow) {
+function toDatabase(r: DatabaseRow) {
   return { id: r.id, name: r.name, settings: publicSettings(JSON.parse(r.settings) as Settings), createdAt: r.created_at, updatedAt: r.updated_at };
 }
 

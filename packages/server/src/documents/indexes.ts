@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Store } from '../store/store.ts';
 
 /** How many automatic indexes may exist, and what a field must show before it gets one. */
-export interface IndexBudget {
+interface IndexBudget {
   /** Indexes one database may cause to be built (an index another database caused costs nothing). */
   perDatabase: number;
   /** Indexes in the whole store: each one is maintained on every write of every database. */
@@ -14,7 +14,7 @@ export interface IndexBudget {
   windowMs: number;
 }
 
-export const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 64, minRequests: 3, windowMs: 10 * 60_000 };
+const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 64, minRequests: 3, windowMs: 10 * 60_000 };
 
 /**
  * A B-tree on the field's sort keys (then id), the same followed by `created_at` (then id), or
@@ -31,7 +31,7 @@ const indexKey = (segments: string[], kind: Kind) => segments.join('.') + (kind 
  * What one list asks of the indexes: the user fields it filters by, the one it sorts by (if it
  * sorts by a user field), and whether it sorts by `createdAt` (the default order).
  */
-export interface IndexDemand {
+interface IndexDemand {
   filter: string[][];
   sort?: string[];
   byCreatedAt: boolean;

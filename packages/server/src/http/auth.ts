@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { resolveKey, type KeyPrincipal } from '../keys/keys.ts';
 import { OPERATOR_TOKEN_PREFIX } from '../keys/key-format.ts';
-import { resolveOperator, type Operator } from '../keys/operator-sessions.ts';
+import { operatorClock, resolveOperator, type Operator } from '../keys/operator-sessions.ts';
 import type { LastUsedTracker } from '../keys/last-used.ts';
 import type { Store } from '../store/store.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
@@ -73,7 +73,7 @@ function notBearer(request: FastifyRequest): ApiError {
 
 async function authenticateOperator(request: FastifyRequest, deps: AuthHookDeps, token: string, access: Access): Promise<void> {
   const { store } = deps;
-  const operator = await resolveOperator(store, deps.clock, token, deps.operators);
+  const operator = await resolveOperator(store, operatorClock, token, deps.operators);
   if (!operator) throw new ApiError('invalid_session', 'The operator session is unknown or expired; sign in again');
   request.operator = operator;
   request.operatorToken = token;

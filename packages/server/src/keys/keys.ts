@@ -10,7 +10,7 @@ import { generateKey, hashSecret, keyHint, type KeyKind } from './key-format.ts'
  * browser code), so listings include it whole as `key`; public keys created before migration 0009
  * were stored as a hash only and are listed without `key`.
  */
-export interface KeyRecord {
+interface KeyRecord {
   id: string;
   kind: KeyKind;
   name: string | null;

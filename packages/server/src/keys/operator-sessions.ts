@@ -1,4 +1,4 @@
-import type { Clock } from '../infra/clock.ts';
+import { systemClock, type Clock } from '../infra/clock.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import { hashSecret, OPERATOR_TOKEN_PREFIX, randomBase62 } from './key-format.ts';
@@ -15,6 +15,15 @@ export interface Operator {
   email: string;
   createdAt: string;
 }
+
+/**
+ * The clock of operators' sessions and second factors: the wall clock, whatever Clock the app was
+ * given. The app's Clock is the time of the databases' data (links, retention, backoff), which
+ * tests move by days; an operator's sign-in to the dashboard lives outside it (the tests' operator
+ * signs in once per server and outlives the days a test moves the data's clock). Injectable all
+ * the same: the functions here take it as an argument.
+ */
+export const operatorClock: Clock = systemClock;
 
 /** Operator sessions last a week from sign-in. */
 const OPERATOR_SESSION_MS = 7 * 24 * 3600 * 1000;

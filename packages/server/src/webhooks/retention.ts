@@ -24,7 +24,7 @@ export async function pruneOldDeliveries(q: Queryable, clock: Clock, maxAgeMs: n
   }
 }
 
-export interface RetentionOptions {
+interface RetentionOptions {
   store: Queryable;
   clock: Clock;
   log: FastifyBaseLogger;
