@@ -44,7 +44,7 @@ interface AppDeps {
   limiter: Limiter;
   /** Hears every committed change (tests; realtime and webhooks build on it). */
   onChange?: ChangeListener;
-  /** Time source for expiry, backoff and retention (tests pass a ManualClock). */
+  /** Time source for expiry, backoff, retention and timestamps (tests pass a ManualClock); operators' sessions keep the wall clock (keys/operator-sessions.ts). */
   clock?: Clock;
   /** Where the log goes instead of stdout (tests read it back). */
   logStream?: DestinationStream;
