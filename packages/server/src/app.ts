@@ -36,14 +36,15 @@ import { InvalidatedCache } from './infra/invalidation/cache.ts';
 import { createInvalidationFeature } from './infra/invalidation/feature.ts';
 import type { Feature } from './feature.ts';
 import { createFiles } from './files/files.ts';
+import { createChangeRetention } from './changes/retention.ts';
 
-export interface AppDeps {
+interface AppDeps {
   config: Config;
   store: Store;
   limiter: Limiter;
   /** Hears every committed change (tests; realtime and webhooks build on it). */
   onChange?: ChangeListener;
-  /** Time source for expiry, backoff and retention (tests pass a ManualClock). */
+  /** Time source for expiry, backoff, retention and timestamps (tests pass a ManualClock); operators' sessions keep the wall clock (keys/operator-sessions.ts). */
   clock?: Clock;
   /** Where the log goes instead of stdout (tests read it back). */
   logStream?: DestinationStream;
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app,
     {
       store,
+      clock,
       lastUsed: keyUsage.tracker,
       keys: new InvalidatedCache(invalidation, cacheSize),
       operators: new InvalidatedCache(invalidation, cacheSize),
@@ -152,12 +154,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const features: Feature[] = [
     createInvalidationFeature(app, invalidation, jobs),
     createOperations({ store, metrics, metricsToken: config.metricsToken, redis: limiter.health }),
-    createAdmin({ store, publicUrl: config.publicUrl, limiter, setupToken: deps.setupToken }),
+    createAdmin({ store, clock, publicUrl: config.publicUrl, limiter, setupToken: deps.setupToken }),
     documents,
+    createChangeRetention({ store, clock, log: app.log, jobs, maxAgeMs: config.eventRetentionHours * 3_600_000 }),
     webhooks,
     auth,
     createRealtime({ config, store, clock, bus, limiter, jobs, metrics, log: app.log, invalidation, sessions: auth.sessions }),
-    createRules({ store }),
+    createRules({ store, clock }),
     files,
     createSync({ store, rules: documents.rules, log: app.log }),
     createDocs({ publicUrl: config.publicUrl }),

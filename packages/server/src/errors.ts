@@ -154,7 +154,7 @@ export function errorBody(e: ApiError): Record<string, unknown> {
 }
 
 /** An error as a status and a JSON text, for answers written outside Fastify's reply (a refused WebSocket upgrade). */
-export function renderError(e: ApiError): { status: number; body: string } {
+function renderError(e: ApiError): { status: number; body: string } {
   return { status: e.status, body: JSON.stringify(errorBody(e)) };
 }
 

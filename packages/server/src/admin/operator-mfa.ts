@@ -2,6 +2,7 @@ import { ApiError } from '../errors.ts';
 import { hashSecret } from '../keys/key-format.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import type { Store } from '../store/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import { type CodeAnswer, type Factors, hasVerifiedFactor, removeAllFactors, wrongCode } from '../auth/mfa/factors.ts';
 import { normalizeEmail } from '../users/users.ts';
 import type { MfaStep, MfaTokens } from '../auth/mfa/mfa-tokens.ts';
@@ -39,27 +40,27 @@ export async function resetOperatorMfa(store: Store, email: string): Promise<{ o
  * sign-in answers an mfaToken, and creating another operator needs the caller's current code.
  */
 export class OperatorMfa {
-  constructor(private readonly d: { store: Store; limiter: Limiter; factors: Factors; tokens: MfaTokens }) {}
+  constructor(private readonly d: { store: Store; clock: Clock; limiter: Limiter; factors: Factors; tokens: MfaTokens }) {}
 
   /** `POST /admin/sign-in`: a session token, or `{token: null, mfa}` while a second step is due. */
   async signIn(email: string, password: string): Promise<{ token: string; operator: Operator } | { token: null; mfa: MfaStep }> {
     const { store, tokens } = this.d;
     const operator = await checkOperatorCredentials(store, email, password);
     if (await hasVerifiedFactor(store, ownerOf(operator))) return { token: null, mfa: await tokens.issue(store, ownerOf(operator)) };
-    return { token: await startOperatorSession(store, operator.id), operator };
+    return { token: await startOperatorSession(store, this.d.clock, operator.id), operator };
   }
 
   /** `POST /admin/mfa/challenge`: the second step → a session token and the operator. */
   challenge(mfaToken: string, answer: CodeAnswer): Promise<{ token: string; operator: Operator }> {
     return this.d.tokens.complete(null, mfaToken, answer, async (tx, owner) => {
       const row = await tx.get<{ id: string; email: string; created_at: string }>('SELECT id, email, created_at FROM operators WHERE id = ?', [owner.id]);
-      return { token: await startOperatorSession(tx, owner.id), operator: { id: row!.id, email: row!.email, createdAt: row!.created_at } };
+      return { token: await startOperatorSession(tx, this.d.clock, owner.id), operator: { id: row!.id, email: row!.email, createdAt: row!.created_at } };
     });
   }
 
   async enrol(operator: Operator, sessionToken: string) {
     const session = await this.d.store.get<{ created_at: string }>('SELECT created_at FROM operator_sessions WHERE token_hash = ?', [hashSecret(sessionToken)]);
-    if (!session || Date.parse(session.created_at) < Date.now() - FRESH_MS) {
+    if (!session || Date.parse(session.created_at) < this.d.clock.now() - FRESH_MS) {
       throw new ApiError('reauthentication_required', 'Sign in again: adding a second factor needs a session made in the last 10 minutes');
     }
     return this.d.factors.enrol(ownerOf(operator), ISSUER, operator.email);

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.ts';
-import { newId, nowIso } from '../ids/ids.ts';
+import { newId } from '../ids/ids.ts';
+import { systemClock, type Clock } from '../infra/clock.ts';
 import { hashPassword, verifyPassword } from '../passwords/passwords.ts';
 import type { Store } from '../store/store.ts';
 import { normalizeEmail } from '../users/users.ts';
@@ -10,12 +11,12 @@ function checkOperatorPassword(password: string): void {
   if (password.length < 8 || password.length > 256) throw new ApiError('weak_password', 'The password must be 8 to 256 characters');
 }
 
-/** Creates an operator; 409 when the e-mail is taken. */
-export async function createOperator(store: Store, email: string, password: string): Promise<Operator> {
+/** Creates an operator; 409 when the e-mail is taken (`clock`: the app's; the CLI and tests may leave it). */
+export async function createOperator(store: Store, email: string, password: string, clock: Clock = systemClock): Promise<Operator> {
   if (!/^[^\s@]+@[^\s@]+$/.test(email.trim()))
     throw new ApiError('validation_failed', 'A valid e-mail is required', [{ path: '/email', message: 'must be an e-mail address' }]);
   checkOperatorPassword(password);
-  const op: Operator = { id: newId(), email: normalizeEmail(email), createdAt: nowIso() };
+  const op: Operator = { id: newId(), email: normalizeEmail(email), createdAt: new Date(clock.now()).toISOString() };
   const passwordHash = await hashPassword(password);
   const inserted = await store.get(
     'INSERT INTO operators (id, email, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING RETURNING id',
@@ -41,9 +42,9 @@ export async function countOperators(store: Store): Promise<number> {
 }
 
 /** Signs an operator in: 401 `invalid_credentials` for a wrong e-mail or password, in the same time. */
-export async function signInOperator(store: Store, email: string, password: string): Promise<{ token: string; operator: Operator }> {
+export async function signInOperator(store: Store, clock: Clock, email: string, password: string): Promise<{ token: string; operator: Operator }> {
   const operator = await checkOperatorCredentials(store, email, password);
-  return { token: await startOperatorSession(store, operator.id), operator };
+  return { token: await startOperatorSession(store, clock, operator.id), operator };
 }
 
 /** The operator of an e-mail and password, or 401 `invalid_credentials` (same time for a wrong e-mail or password). */

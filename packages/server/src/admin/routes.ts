@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import { ErrorResponse, errorResponses, NoContent } from '../http/error-schema.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import { limitFailedAttempts, operatorAccount } from '../auth/limits.ts';
 import { normalizeEmail } from '../users/users.ts';
 import { createOperator } from './operators.ts';
-import { signOutOperator } from '../keys/operator-sessions.ts';
+import { operatorClock, signOutOperator } from '../keys/operator-sessions.ts';
 import type { OperatorMfa } from './operator-mfa.ts';
 import { createDatabase, deleteDatabase, getDatabase, listDatabases, updateDatabase } from '../databases/databases.ts';
 import { createKey, listKeys, revokeKey } from '../keys/keys.ts';
@@ -30,10 +31,10 @@ import {
  * §6 management API: operators, databases, keys. Every route but sign-in needs an operator token;
  * sign-in is under the per-account limit of §2.1 (10 failures per operator and client IP per 15 minutes).
  */
-export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUrl: string; limiter: Limiter; mfa: OperatorMfa }): void {
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; clock: Clock; publicUrl: string; limiter: Limiter; mfa: OperatorMfa }): void {
   // Request types come from the route schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { store } = deps;
+  const { store, clock } = deps;
   const tags = ['admin'];
   const operator = { access: 'operator' as const };
   const errors = errorResponses(400, 401, 403, 404);
@@ -88,7 +89,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
     },
     async (request, reply) => {
       await deps.mfa.requireCode(request.operator!, request.body.code); // API.md §2.2: with a factor, the caller's code
-      return reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password) });
+      return reply.code(201).send({ operator: await createOperator(store, request.body.email, request.body.password, operatorClock) });
     },
   );
 
@@ -103,7 +104,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
         response: { 201: Type.Object({ database: DatabaseSchema, key: NewKeySchema, publicKey: NewKeySchema }), ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await createDatabase(store, request.body.name)),
+    async (request, reply) => reply.code(201).send(await createDatabase(store, request.body.name, clock)),
   );
 
   api.get(
@@ -137,7 +138,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
         response: { 200: Type.Object({ database: DatabaseSchema }), ...errors },
       },
     },
-    async (request) => ({ database: await updateDatabase(store, request.params.id, request.body) }),
+    async (request) => ({ database: await updateDatabase(store, clock, request.params.id, request.body) }),
   );
 
   api.delete(
@@ -166,7 +167,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
     },
     async (request, reply) => {
       await getDatabase(store, request.params.id);
-      return reply.code(201).send(await createKey(store, request.params.id, request.body.kind, request.body.name ?? null));
+      return reply.code(201).send(await createKey(store, clock, request.params.id, request.body.kind, request.body.name ?? null));
     },
   );
 
@@ -194,7 +195,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; publicUr
       schema: { tags, summary: 'Revoke an API key at once', params: KeyParams, response: { 204: NoContent, ...errors } },
     },
     async (request, reply) => {
-      await revokeKey(store, request.params.id, request.params.keyId);
+      await revokeKey(store, clock, request.params.id, request.params.keyId);
       return reply.code(204).send();
     },
   );

@@ -39,7 +39,7 @@ const EmailSettingsSchema = Type.Object({
     }),
   ),
 });
-export const SettingsSchema = Type.Object({
+const SettingsSchema = Type.Object({
   redirectUrls: Type.Array(Type.String()),
   siteUrl: Type.Union([Type.String(), Type.Null()]),
   oauth: Type.Object({
@@ -81,7 +81,7 @@ export const DatabaseSchema = Type.Object({
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });
-export const KeyKindSchema = Type.Union([Type.Literal('secret'), Type.Literal('public')]);
+const KeyKindSchema = Type.Union([Type.Literal('secret'), Type.Literal('public')]);
 export const NewKeySchema = Type.Object({
   id: Type.String(),
   kind: KeyKindSchema,

@@ -1,11 +1,12 @@
 import { ApiError } from '../errors.ts';
 import { randomBase62, sameSecret } from '../keys/key-format.ts';
 import type { Store } from '../store/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import { countOperators, createOperator, signInOperator } from './operators.ts';
 import type { Operator } from '../keys/operator-sessions.ts';
 
 /** Prefix of first-run setup tokens, so a pasted one is recognisable. */
-export const SETUP_TOKEN_PREFIX = 'svc_setup_';
+const SETUP_TOKEN_PREFIX = 'svc_setup_';
 
 /** A new one-time setup token (≈ 190 bits). */
 export function newSetupToken(): string {
@@ -24,6 +25,7 @@ export class FirstRunSetup {
 
   constructor(
     private readonly store: Store,
+    private readonly clock: Clock,
     readonly token: string = newSetupToken(),
   ) {}
 
@@ -43,8 +45,8 @@ export class FirstRunSetup {
     this.busy = true; // before the first await: concurrent requests see it
     try {
       if (!(await this.needsSetup())) throw closed();
-      await createOperator(this.store, email, password);
-      return await signInOperator(this.store, email, password);
+      await createOperator(this.store, email, password, this.clock);
+      return await signInOperator(this.store, this.clock, email, password);
     } finally {
       this.busy = false;
     }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { getDatabase } from '../databases/databases.ts';
 import { barrierOnce } from '../infra/invalidation/invalidation.ts';
+import { systemClock } from '../infra/clock.ts';
 import { createKey, listKeys, parseKind, revokeKey } from '../keys/keys.ts';
 import { example, print, table, withStore } from './output.ts';
 
@@ -19,7 +20,7 @@ export function registerKeyCommands(program: Command): void {
       .action(async (o: { database: string; kind: string; name?: string }) => {
         const k = await withStore(async (store) => {
           await getDatabase(store, o.database);
-          return createKey(store, o.database, parseKind(o.kind), o.name ?? null);
+          return createKey(store, systemClock, o.database, parseKind(o.kind), o.name ?? null);
         });
         const out = { id: k.id, kind: k.kind, name: k.name, key: k.key, createdAt: k.createdAt };
         print(out, () => `Created ${k.kind} key ${k.id}${k.name ? ` (${k.name})` : ''}. Key${k.kind === 'secret' ? ' (shown once)' : ''}: ${k.key}`);
@@ -63,7 +64,7 @@ export function registerKeyCommands(program: Command): void {
       .requiredOption('--database <id>')
       .requiredOption('--key <keyId>')
       .action(async (o: { database: string; key: string }) => {
-        await withStore((store) => revokeKey(store, o.database, o.key));
+        await withStore((store) => revokeKey(store, systemClock, o.database, o.key));
         // Running servers drop the key from their caches; return once every one of them has.
         await barrierOnce(loadConfig().databaseUrl);
         print({ revoked: o.key }, () => `Revoked key ${o.key}.`);

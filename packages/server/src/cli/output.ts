@@ -24,10 +24,6 @@ export function setJsonOutput(on: boolean): void {
   jsonOutput = on;
 }
 
-export function jsonMode(): boolean {
-  return jsonOutput;
-}
-
 export const print: Printer = (value, human) => {
   console.log(jsonOutput ? JSON.stringify(value, null, 2) : human());
 };

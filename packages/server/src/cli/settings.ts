@@ -6,6 +6,7 @@ import { getDatabase, updateDatabase } from '../databases/databases.ts';
 import { parseJsonBody } from '../json/parse.ts';
 import { readRules, saveRules } from '../rules/rules.ts';
 import { barrierOnce } from '../infra/invalidation/invalidation.ts';
+import { systemClock } from '../infra/clock.ts';
 import { CliError, example, print, withStore } from './output.ts';
 
 /** `svc rules get|set`, `svc search get|set` and `svc files get|set`: parts of a database's settings. */
@@ -31,7 +32,7 @@ export function registerSettingsCommands(program: Command): void {
       .action(async (o: { database: string; file?: string }) => {
         const text = o.file === undefined ? await readAll(process.stdin) : readFileSync(o.file, 'utf8');
         // Paths in errors start at the file's root ('/todos/read'), as the file holds the rules object itself.
-        const saved = await withStore((store) => saveRules(store, o.database, parseJsonBody(text, loadConfig().limits.jsonDepth), ''));
+        const saved = await withStore((store) => saveRules(store, systemClock, o.database, parseJsonBody(text, loadConfig().limits.jsonDepth), ''));
         // Running servers keep rules in memory on PostgreSQL: return once every one of them dropped the old ones.
         await barrierOnce(loadConfig().databaseUrl);
         print({ rules: saved }, () => `Stored the rules of database ${o.database}; they apply at once.`);
@@ -64,7 +65,7 @@ export function registerSettingsCommands(program: Command): void {
       .action(async (o: { database: string; collection: string; fields?: string; remove?: boolean }) => {
         if ((o.fields === undefined) === (o.remove === undefined)) throw new CliError('give either --fields a,b or --remove');
         const fields = o.remove ? null : (o.fields ?? '').split(',').map((f) => f.trim());
-        const db = await withStore((store) => updateDatabase(store, o.database, { settings: { search: { [o.collection]: fields } } }));
+        const db = await withStore((store) => updateDatabase(store, systemClock, o.database, { settings: { search: { [o.collection]: fields } } }));
         print({ search: db.settings.search ?? {} }, () =>
           fields
             ? `Collection ${o.collection} of database ${o.database} is searched in ${fields.join(', ')}; a running server indexes its documents now.`
@@ -139,7 +140,9 @@ function registerFilesCommands(program: Command): void {
         if (o.thumbs !== undefined) change.thumbs = listOption(o.thumbs);
         if (Boolean(o.remove) === Object.keys(change).length > 0)
           throw new CliError('give --public, --max-size, --content-types or --thumbs, or else --remove');
-        const db = await withStore((store) => updateDatabase(store, o.database, { settings: { files: { [o.bucket]: o.remove ? null : change } } }));
+        const db = await withStore((store) =>
+          updateDatabase(store, systemClock, o.database, { settings: { files: { [o.bucket]: o.remove ? null : change } } }),
+        );
         // Running servers keep settings in memory on PostgreSQL: return once every one of them dropped the old ones.
         await barrierOnce(loadConfig().databaseUrl);
         const now = db.settings.files?.[o.bucket];

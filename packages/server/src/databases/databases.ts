@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../errors.ts';
-import { newId, nowIso } from '../ids/ids.ts';
+import { newId } from '../ids/ids.ts';
+import { systemClock, type Clock } from '../infra/clock.ts';
 import { createKey } from '../keys/keys.ts';
 import type { Store } from '../store/store.ts';
 import { EMPTY_SETTINGS, patchSettings, publicSettings, type Settings } from './settings.ts';
@@ -16,7 +17,7 @@ interface DatabaseRow {
 }
 
 /** A database as the management API shows it (no client secrets). */
-export function toDatabase(r: DatabaseRow) {
+function toDatabase(r: DatabaseRow) {
   return { id: r.id, name: r.name, settings: publicSettings(JSON.parse(r.settings) as Settings), createdAt: r.created_at, updatedAt: r.updated_at };
 }
 
@@ -31,9 +32,9 @@ function checkName(name: unknown): string {
 
 const columns = (store: Store) => `id, name, ${store.dialect.jsonText('settings')} AS settings, created_at, updated_at`;
 
-/** Creates a database, its first secret key and its first public key, together. */
-export async function createDatabase(store: Store, name: unknown) {
-  const now = nowIso();
+/** Creates a database, its first secret key and its first public key, together (`clock`: the app's; tools and tests may leave it). */
+export async function createDatabase(store: Store, name: unknown, clock: Clock = systemClock) {
+  const now = new Date(clock.now()).toISOString();
   const row: DatabaseRow = { id: newId(), name: checkName(name), settings: JSON.stringify(EMPTY_SETTINGS), created_at: now, updated_at: now };
   const [key, publicKey] = await store.transaction(async (tx) => {
     await tx.run(`INSERT INTO databases (id, name, settings, created_at, updated_at) VALUES (?, ?, ${store.dialect.jsonParam}, ?, ?)`, [
@@ -43,7 +44,7 @@ export async function createDatabase(store: Store, name: unknown) {
       now,
       now,
     ]);
-    return [await createKey(tx, row.id, 'secret', 'default'), await createKey(tx, row.id, 'public', 'default')] as const;
+    return [await createKey(tx, clock, row.id, 'secret', 'default'), await createKey(tx, clock, row.id, 'public', 'default')] as const;
   });
   const shown = (k: typeof key) => ({ id: k.id, kind: k.kind, name: k.name, key: k.key, createdAt: k.createdAt });
   return { database: toDatabase(row), key: shown(key), publicKey: shown(publicKey) };
@@ -69,7 +70,7 @@ export async function getSettings(store: Store, id: string): Promise<Settings> {
 }
 
 /** Renames and/or merges settings (JSON Merge Patch). */
-export async function updateDatabase(store: Store, id: string, patch: { name?: unknown; settings?: unknown }): Promise<Database> {
+export async function updateDatabase(store: Store, clock: Clock, id: string, patch: { name?: unknown; settings?: unknown }): Promise<Database> {
   return store.transaction(async (tx) => {
     const row = await tx.get<DatabaseRow>(`SELECT ${columns(store)} FROM databases WHERE id = ?`, [id]);
     if (!row) throw notFound(`Database '${id}' not found`);
@@ -77,7 +78,7 @@ export async function updateDatabase(store: Store, id: string, patch: { name?: u
     const before = JSON.parse(row.settings) as Settings;
     const next = patch.settings === undefined ? before : patchSettings(before, patch.settings);
     const settings = patch.settings === undefined ? row.settings : JSON.stringify(next);
-    const updated = { ...row, name, settings, updated_at: nowIso() };
+    const updated = { ...row, name, settings, updated_at: new Date(clock.now()).toISOString() };
     await tx.run(`UPDATE databases SET name = ?, settings = ${store.dialect.jsonParam}, updated_at = ? WHERE id = ?`, [name, settings, updated.updated_at, id]);
     // Collections whose search fields changed are (re)indexed in the background (documents/search-builds.ts).
     // The fields new rules filter on ask for their indexes (documents/rule-indexes.ts).

@@ -28,7 +28,7 @@ export interface Settings {
 }
 
 /** API.md §2.1: who may create an account, and whether a password account must verify its e-mail first. */
-export interface AuthSettings {
+interface AuthSettings {
   allowSignUp: boolean;
   requireEmailVerification: boolean;
   /** API.md §2.2: the issuer authenticator apps show for TOTP factors; default: the database's name. */
@@ -38,7 +38,7 @@ export interface AuthSettings {
 }
 
 /** The relying party of a database's passkeys (API.md §2.2); each part may be left to its default. */
-export interface PasskeySettings {
+interface PasskeySettings {
   rpId?: string;
   rpName?: string;
   origins?: string[];

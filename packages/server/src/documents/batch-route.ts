@@ -21,13 +21,13 @@ const BatchOperation = Type.Union([
   Type.Object({ op: Type.Literal('delete'), ...Target, ifMatch: Type.Optional(IfMatchField) }, { additionalProperties: false }),
   Type.Object({ op: Type.Literal('check'), ...Target, ifMatch: IfMatchField }, { additionalProperties: false }),
 ]);
-export const BatchBody = Type.Object({ operations: Type.Array(BatchOperation, { minItems: 1 }) });
+const BatchBody = Type.Object({ operations: Type.Array(BatchOperation, { minItems: 1 }) });
 const BatchResult = Type.Object({
   status: Type.Integer(),
   document: Type.Optional(Type.Object({}, { additionalProperties: true })),
   version: Type.Optional(Type.String()),
 });
-export const BatchResponse = Type.Object({ results: Type.Array(BatchResult) });
+const BatchResponse = Type.Object({ results: Type.Array(BatchResult) });
 /** A failed batch: the §0 error, its one detail naming the operation (a 412's with the committed `version`). */
 const BatchError = Type.Object({
   error: Type.Object({
@@ -65,7 +65,7 @@ function resultOf(op: Op['op'], w: Written | undefined): string {
   return `{"status":${op === 'create' ? 201 : 200},"document":${w.json},"version":${JSON.stringify(w.version)}}`;
 }
 
-export interface BatchRouteDeps {
+interface BatchRouteDeps {
   documents: DocumentsService;
   rules: DocumentRules;
   idempotency: IdempotencyKeys;

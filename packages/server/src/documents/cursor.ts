@@ -22,7 +22,7 @@ import { isDocumentId } from './names.ts';
 /** A sort-key value as a driver returns it (PostgreSQL gives numerics as text). */
 export type KeyValue = string | number | null;
 
-export interface CursorPosition {
+interface CursorPosition {
   values: KeyValue[];
   id: string;
   /**

@@ -17,7 +17,7 @@ import type { Jobs } from '../infra/jobs.ts';
 import { IdempotencyKeys } from '../idempotency/keys.ts';
 
 /** What the documents feature needs from the app. */
-export interface DocumentsFeatureDeps {
+interface DocumentsFeatureDeps {
   store: Store;
   limits: Limits;
   clock: Clock;

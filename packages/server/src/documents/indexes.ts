@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Store } from '../store/store.ts';
 
 /** How many automatic indexes may exist, and what a field must show before it gets one. */
-export interface IndexBudget {
+interface IndexBudget {
   /** Indexes one database may cause to be built (an index another database caused costs nothing). */
   perDatabase: number;
   /** Indexes in the whole store: each one is maintained on every write of every database. */
@@ -13,7 +14,7 @@ export interface IndexBudget {
   windowMs: number;
 }
 
-export const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 64, minRequests: 3, windowMs: 10 * 60_000 };
+const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 64, minRequests: 3, windowMs: 10 * 60_000 };
 
 /**
  * A B-tree on the field's sort keys (then id), the same followed by `created_at` (then id), or
@@ -30,13 +31,13 @@ const indexKey = (segments: string[], kind: Kind) => segments.join('.') + (kind 
  * What one list asks of the indexes: the user fields it filters by, the one it sorts by (if it
  * sorts by a user field), and whether it sorts by `createdAt` (the default order).
  */
-export interface IndexDemand {
+interface IndexDemand {
   filter: string[][];
   sort?: string[];
   byCreatedAt: boolean;
 }
 
-/** Demand entries remembered at most (a Map in insertion order: the oldest go first). */
+/** Demand entries, and refusals, remembered at most (the least recently used go first). */
 const MAX_DEMAND_ENTRIES = 10_000;
 
 /**
@@ -66,9 +67,9 @@ export class AutoIndexer {
   private readonly known = new Set<string>();
   private readonly building = new Map<string, Promise<void>>();
   /** Per database, collection and field: recent lists naming it. */
-  private readonly demand = new Map<string, { count: number; since: number }>();
+  private readonly demand = new LRUCache<string, { count: number; since: number }>({ max: MAX_DEMAND_ENTRIES });
   /** Per database, collection and index key: until when a refused build is not reconsidered. */
-  private readonly refusals = new Map<string, number>();
+  private readonly refusals = new LRUCache<string, number>({ max: MAX_DEMAND_ENTRIES });
   private readonly budget: IndexBudget;
   private loaded: Promise<void> | undefined;
   private chain: Promise<void> = Promise.resolve();
@@ -145,8 +146,6 @@ export class AutoIndexer {
     const t = this.now();
     let d = this.demand.get(key);
     if (!d || t - d.since > this.budget.windowMs) {
-      this.demand.delete(key);
-      if (this.demand.size >= MAX_DEMAND_ENTRIES) this.demand.delete(this.demand.keys().next().value!);
       d = { count: 0, since: t };
       this.demand.set(key, d);
     }
@@ -165,7 +164,6 @@ export class AutoIndexer {
 
   /** Not reconsidered for a window: the field is held by no document, or a budget is spent. */
   private refuse(key: string): void {
-    if (this.refusals.size >= MAX_DEMAND_ENTRIES) this.refusals.delete(this.refusals.keys().next().value!);
     this.refusals.set(key, this.now() + this.budget.windowMs);
   }
 

@@ -61,7 +61,7 @@ export function keyValues(sort: Sort, row: Record<string, unknown>): KeyValue[] 
 }
 
 /** One range of the rows after a position: a WHERE fragment (with its parameters) and the ORDER BY within it. */
-export interface KeysetRange {
+interface KeysetRange {
   where: Sql;
   order: string;
 }

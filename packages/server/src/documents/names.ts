@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.ts';
 
 const COLLECTION = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-export const RESERVED_COLLECTIONS = new Set(['auth', 'realtime', 'webhooks', 'admin', 'collections', 'openapi.json', 'sync']);
+const RESERVED_COLLECTIONS = new Set(['auth', 'realtime', 'webhooks', 'admin', 'collections', 'openapi.json', 'sync']);
 const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** Validates a collection name (§1). Reserved names are checked first: "openapi.json" is both. */

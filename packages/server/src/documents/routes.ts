@@ -52,7 +52,7 @@ const collectionName = (request: FastifyRequest, _reply: FastifyReply, done: (e?
  * `read_only_key` (or 401 `invalid_session`) whatever its body, as before rules existed. A secret
  * key or an operator skips the hook without a query: rules never bind them.
  */
-export interface DocumentRoutesDeps {
+interface DocumentRoutesDeps {
   documents: DocumentsService;
   rules: DocumentRules;
   maxPageSize: number;

@@ -21,7 +21,7 @@ export function hearRuleSaves(store: Store, indexer: AutoIndexer): () => void {
 }
 
 /** The field paths a rule's filter names at its top (its `$auth` operands stand for any scalar). */
-export function ruleFilterPaths(rule: unknown): string[][] {
+function ruleFilterPaths(rule: unknown): string[][] {
   if (!isObject(rule)) return [];
   try {
     return filterPaths(parseFilter(rule, { auth: () => '' }));

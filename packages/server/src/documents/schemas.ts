@@ -19,7 +19,7 @@ export const BulkBody = Type.Object({ documents: Type.Array(Type.Object({}, { ad
 export const BulkResponse = Type.Object({ documents: Type.Array(DocumentSchema) });
 
 /** The largest `offset` a list takes (API.md §1): past it, page with filters instead. */
-export const MAX_OFFSET = 10_000_000;
+const MAX_OFFSET = 10_000_000;
 
 export function listQuerySchema(maxPageSize: number) {
   return Type.Object({

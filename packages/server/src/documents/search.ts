@@ -29,7 +29,7 @@ import { collectionNameProblem, parseFieldPath } from './names.ts';
 /** `settings.search` as stored: collection → field paths. */
 export type SearchSettings = Record<string, string[]>;
 
-export const SEARCH_LIMITS = {
+const SEARCH_LIMITS = {
   /** Collections with search fields in one database. */
   collections: 100,
   /** Search fields of one collection. */
@@ -59,7 +59,7 @@ export function tokenize(text: string, out: string[], budget: { chars: number })
 }
 
 /** The distinct words of a `search=` value, in order. */
-export function searchWords(search: string): string[] {
+function searchWords(search: string): string[] {
   const words: string[] = [];
   tokenize(search, words, { chars: Number.POSITIVE_INFINITY });
   return [...new Set(words)];
@@ -78,7 +78,7 @@ function textsAt(doc: JsonObject, path: string[]): string[] {
 }
 
 /** What `document_search` holds for a document: its words, each after a space, and how many; undefined when it has none. */
-export function documentWords(doc: JsonObject, fields: string[][]): { words: string; length: number } | undefined {
+function documentWords(doc: JsonObject, fields: string[][]): { words: string; length: number } | undefined {
   const words: string[] = [];
   const budget = { chars: SEARCH_LIMITS.documentChars };
   for (const path of fields) for (const text of textsAt(doc, path)) tokenize(text, words, budget);

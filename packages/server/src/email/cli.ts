@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
+import { systemClock } from '../infra/clock.ts';
 import { getDatabase, updateDatabase } from '../databases/databases.ts';
 import { parseJsonBody } from '../json/parse.ts';
 import { CliError, example, print, withStore } from '../cli/output.ts';
@@ -44,7 +45,7 @@ export function registerEmailCommands(program: Command): void {
         const flags = { smtpUrl: o.smtpUrl, from: o.from, appName: o.appName };
         for (const [k, v] of Object.entries(flags)) if (v !== undefined) patch[k] = v === '' ? null : v;
         if (Object.keys(patch).length === 0) throw new CliError('nothing to set: give --file, --smtp-url, --from or --app-name');
-        const db = await withStore((store) => updateDatabase(store, o.database, { settings: { email: patch } }));
+        const db = await withStore((store) => updateDatabase(store, systemClock, o.database, { settings: { email: patch } }));
         const shown = db.settings.email ?? { smtpUrlSet: false };
         print(
           { email: shown },

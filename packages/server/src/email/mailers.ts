@@ -6,7 +6,7 @@ import { renderMail, type TemplateKind } from './templates.ts';
 import type { EmailSettings } from './settings.ts';
 
 /** One auth e-mail to send: its kind, recipient, link, and the database's e-mail settings. */
-export interface AuthMail {
+interface AuthMail {
   kind: TemplateKind;
   to: string;
   link: string;

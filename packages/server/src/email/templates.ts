@@ -39,7 +39,7 @@ const DEFAULTS: Record<TemplateKind, { subject: string; intro: string; action: s
 const OUTRO = 'The link works once and expires in {EXPIRES_IN}. If you did not ask for it, ignore this e-mail.';
 
 /** svc's template of one kind, with placeholders like a database's own. */
-export function defaultTemplate(kind: TemplateKind): Required<MailTemplate> {
+function defaultTemplate(kind: TemplateKind): Required<MailTemplate> {
   const d = DEFAULTS[kind];
   return {
     subject: d.subject,

@@ -17,7 +17,7 @@ export interface FileScope {
 const EVERY: FileScope = { matches: () => true };
 
 /** The rule of one operation on a bucket. */
-export function fileRule(rules: Rules | undefined, bucket: string, operation: Operation): Rule {
+function fileRule(rules: Rules | undefined, bucket: string, operation: Operation): Rule {
   const all = rules ?? {};
   const own = `files/${bucket}`;
   const entry = Object.hasOwn(all, own) ? all[own] : Object.hasOwn(all, 'files/*') ? all['files/*'] : undefined;

@@ -26,7 +26,7 @@ import type { Thumbnails } from './thumbs.ts';
 import { checkMetadata } from './upload.ts';
 import type { Uploads } from './uploader.ts';
 
-export interface FilesApiDeps {
+interface FilesApiDeps {
   store: Store;
   clock: Clock;
   service: FilesService;

@@ -23,7 +23,7 @@ import { Uploads } from './uploader.ts';
 /** How often due byte removals run. */
 const JOBS_EVERY_MS = 1000;
 
-export interface FilesDeps {
+interface FilesDeps {
   config: Config;
   store: Store;
   clock: Clock;

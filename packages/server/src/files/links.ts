@@ -8,7 +8,7 @@ import type { Store } from '../store/store.ts';
  * instance accepts it and rotating the key kills every link at once. The key is read on each use
  * (one indexed row) rather than cached: a rotation must take effect everywhere immediately.
  */
-export interface LinkClaims {
+interface LinkClaims {
   databaseId: string;
   bucket: string;
   fileId: string;

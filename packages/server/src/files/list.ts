@@ -17,7 +17,7 @@ export interface FileListQuery {
   filter?: string;
 }
 
-export interface FilePage {
+interface FilePage {
   files: FileRecord[];
   total: number;
   limit: number;

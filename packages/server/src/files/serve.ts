@@ -19,7 +19,7 @@ export interface Served {
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp|x-icon|vnd\.microsoft\.icon)|audio\/[^/]+|video\/[^/]+|text\/plain)$/;
 
 /** RFC 6266 / 8187: the name in `filename*` (UTF-8, percent-encoded), with an ASCII `filename` for old clients. */
-export function contentDisposition(type: string, name: string, download: boolean): string {
+function contentDisposition(type: string, name: string, download: boolean): string {
   const kind = !download && INLINE.test(type) ? 'inline' : 'attachment';
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -30,7 +30,7 @@ export function contentDisposition(type: string, name: string, download: boolean
  * The one `Range` a request asks for, undefined for none (or several: §12 answers those with the
  * whole file), or 416 when it cannot be satisfied.
  */
-export function parseRange(header: string | undefined, size: number): ByteRange | undefined {
+function parseRange(header: string | undefined, size: number): ByteRange | undefined {
   if (!header) return undefined;
   const m = /^\s*bytes\s*=\s*(.*)$/i.exec(header);
   if (!m || m[1].includes(',')) return undefined;

@@ -10,7 +10,7 @@ import { filePrefix } from './keys.ts';
 /** Runs inside every file write's transaction, with its events (webhook deliveries). */
 export type FileWriteHook = (tx: Transaction, databaseId: string, events: ChangeEvent[]) => Promise<void>;
 
-export interface FilesServiceDeps {
+interface FilesServiceDeps {
   store: Store;
   maxDatabaseBytes: number;
   inTransaction?: FileWriteHook;
@@ -18,7 +18,7 @@ export interface FilesServiceDeps {
 }
 
 /** Checks a record about to be written (the rule on the result); throws to refuse. */
-export type RecordCheck = (file: FileRecord) => void;
+type RecordCheck = (file: FileRecord) => void;
 
 /**
  * File records in the store: each write commits its record and its `file.*` event in one

@@ -4,10 +4,9 @@ import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import { ApiError } from '../errors.ts';
 import { checkFields } from '../documents/fields.ts';
 import { isObject, type JsonObject } from '../json/merge-patch.ts';
-import { checkFileName } from './names.ts';
 
 /** §12: a file's metadata is a JSON object of at most 16 KiB. */
-export const MAX_METADATA_BYTES = 16 * 1024;
+const MAX_METADATA_BYTES = 16 * 1024;
 
 /** What an upload request holds: the file's bytes as a stream, and what the client said about them. */
 export interface Incoming {
@@ -97,9 +96,6 @@ export async function multipartIncoming(request: FastifyRequest, queryName: stri
   }
   throw invalid("No 'file' part: send the file in a part named 'file'");
 }
-
-/** The checked name of an upload. */
-export const uploadName = (incoming: Incoming) => checkFileName(incoming.name);
 
 /** How far into a multipart body the file part's headers may be looked for: a metadata part (16 KiB) and headers. */
 const HEADER_WINDOW = 64 * 1024;

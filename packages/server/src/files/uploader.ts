@@ -16,7 +16,7 @@ import { declaredType, SNIFFED_TYPES, storedType } from './sniff.ts';
 import { multipartIncoming, type Incoming } from './upload.ts';
 
 /** Who uploads, as the routes resolved it. */
-export interface Uploader {
+interface Uploader {
   databaseId: string;
   settings: string;
   owner: string | null;

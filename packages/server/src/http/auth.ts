@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { resolveKey, type KeyPrincipal } from '../keys/keys.ts';
 import { OPERATOR_TOKEN_PREFIX } from '../keys/key-format.ts';
-import { resolveOperator, type Operator } from '../keys/operator-sessions.ts';
+import { operatorClock, resolveOperator, type Operator } from '../keys/operator-sessions.ts';
 import type { LastUsedTracker } from '../keys/last-used.ts';
 import type { Store } from '../store/store.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
+import type { Clock } from '../infra/clock.ts';
 
 /**
  * Who may call a route, declared in its `config.access`:
@@ -47,6 +48,7 @@ function bearer(request: FastifyRequest): string | undefined {
 /** What the auth hook looks credentials up in: the store, through caches of live keys and operator sessions. */
 export interface AuthHookDeps {
   store: Store;
+  clock: Clock;
   lastUsed: LastUsedTracker;
   keys?: InvalidatedCache<KeyPrincipal>;
   operators?: InvalidatedCache<Operator>;
@@ -71,7 +73,7 @@ function notBearer(request: FastifyRequest): ApiError {
 
 async function authenticateOperator(request: FastifyRequest, deps: AuthHookDeps, token: string, access: Access): Promise<void> {
   const { store } = deps;
-  const operator = await resolveOperator(store, token, deps.operators);
+  const operator = await resolveOperator(store, operatorClock, token, deps.operators);
   if (!operator) throw new ApiError('invalid_session', 'The operator session is unknown or expired; sign in again');
   request.operator = operator;
   request.operatorToken = token;
@@ -94,7 +96,7 @@ function authenticate(request: FastifyRequest, deps: AuthHookDeps, access: Acces
   if (token === undefined) return Promise.reject(missingKey());
   if (token === '') return Promise.reject(notBearer(request));
   if (token.startsWith(OPERATOR_TOKEN_PREFIX)) return authenticateOperator(request, deps, token, access);
-  return resolveKey(deps.store, token, deps.keys).then((key) => {
+  return resolveKey(deps.store, deps.clock, token, deps.keys).then((key) => {
     if (!key) throw new ApiError('invalid_api_key', 'The API key is unknown or revoked');
     deps.lastUsed.touch(key.keyId);
     request.principal = { databaseId: key.databaseId, kind: key.kind, keyId: key.keyId };

@@ -8,7 +8,7 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 
 /** The §8 depth error (the same wherever depth is checked). */
-export function tooDeep(maxDepth: number): ApiError {
+function tooDeep(maxDepth: number): ApiError {
   return new ApiError('validation_failed', `JSON nests deeper than ${maxDepth} levels (the server's LIMIT_JSON_DEPTH)`, [
     { path: '/', message: `nesting deeper than ${maxDepth}` },
   ]);

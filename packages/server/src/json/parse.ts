@@ -39,7 +39,7 @@ function unstorable(): ApiError {
  * Throws 400 when `value` carries a `__proto__` key, or a string or key no store can hold.
  * Iterative, though the depth was bounded before parsing.
  */
-export function checkJson(value: unknown): void {
+function checkJson(value: unknown): void {
   const stack: unknown[] = [value];
   while (stack.length) {
     const v = stack.pop();

@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../errors.ts';
-import { newId, nowIso } from '../ids/ids.ts';
+import { newId } from '../ids/ids.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import { generateKey, hashSecret, keyHint, type KeyKind } from './key-format.ts';
@@ -9,7 +10,7 @@ import { generateKey, hashSecret, keyHint, type KeyKind } from './key-format.ts'
  * browser code), so listings include it whole as `key`; public keys created before migration 0009
  * were stored as a hash only and are listed without `key`.
  */
-export interface KeyRecord {
+interface KeyRecord {
   id: string;
   kind: KeyKind;
   name: string | null;
@@ -54,9 +55,9 @@ const toRecord = (r: KeyRow): KeyRecord => ({
  * Creates a key. A secret key is in the answer and nowhere else, ever (only its hash is stored); a
  * public key is also kept whole, so listings can show it again.
  */
-export async function createKey(q: Queryable, databaseId: string, kind: KeyKind, name: string | null) {
+export async function createKey(q: Queryable, clock: Clock, databaseId: string, kind: KeyKind, name: string | null) {
   const key = generateKey(kind);
-  const record: KeyRecord = { id: newId(), kind, name, hint: keyHint(key), createdAt: nowIso(), lastUsedAt: null, revokedAt: null };
+  const record: KeyRecord = { id: newId(), kind, name, hint: keyHint(key), createdAt: new Date(clock.now()).toISOString(), lastUsedAt: null, revokedAt: null };
   await q.run('INSERT INTO api_keys (id, database_id, kind, name, key_hash, hint, public_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
     record.id,
     databaseId,
@@ -82,8 +83,12 @@ export async function listKeys(store: Store, databaseId: string): Promise<KeyRec
  * Revokes a key: the next request with it gets 401, on every instance. Caches hear of it from the
  * store itself (infra/invalidation); the route answers after `Invalidation.barrier()`.
  */
-export async function revokeKey(store: Store, databaseId: string, keyId: string): Promise<void> {
-  const changed = await store.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND database_id = ?', [nowIso(), keyId, databaseId]);
+export async function revokeKey(store: Store, clock: Clock, databaseId: string, keyId: string): Promise<void> {
+  const changed = await store.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND database_id = ?', [
+    new Date(clock.now()).toISOString(),
+    keyId,
+    databaseId,
+  ]);
   if (changed === 0) throw notFound(`Key '${keyId}' not found`);
 }
 
@@ -92,7 +97,7 @@ export async function revokeKey(store: Store, databaseId: string, keyId: string)
  * leaks nothing about the key itself (an attacker cannot steer the hash's bytes). With a cache,
  * a live key is remembered under its hash until it is revoked (infra/invalidation/cache.ts).
  */
-export async function resolveKey(store: Store, presented: string, cache?: InvalidatedCache<KeyPrincipal>): Promise<KeyPrincipal | undefined> {
+export async function resolveKey(store: Store, clock: Clock, presented: string, cache?: InvalidatedCache<KeyPrincipal>): Promise<KeyPrincipal | undefined> {
   if (!/^svc_(sk|pk)_[A-Za-z0-9]{32,128}$/.test(presented)) return undefined;
   const hash = hashSecret(presented);
   const lookup = async () => {
@@ -102,7 +107,7 @@ export async function resolveKey(store: Store, presented: string, cache?: Invali
     );
     return row && { value: Object.freeze({ keyId: row.id, databaseId: row.database_id, kind: row.kind }) };
   };
-  return cache ? cache.get(`key:${hash}`, Date.now(), lookup) : (await lookup())?.value;
+  return cache ? cache.get(`key:${hash}`, clock.now(), lookup) : (await lookup())?.value;
 }
 
 export function parseKind(kind: unknown): KeyKind {

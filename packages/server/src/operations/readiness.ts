@@ -13,7 +13,7 @@ import type { RedisHealth } from '../infra/redis.ts';
  * @example 200 {"status":"degraded","store":"ok","redis":"down"}
  * @example 503 {"status":"unavailable","store":"down","error":{"code":"unavailable","message":"…"}}
  */
-export interface ReadyReport {
+interface ReadyReport {
   status: 'ready' | 'degraded' | 'unavailable';
   store: 'ok' | 'down';
   /** Only when REDIS_URL is set. */

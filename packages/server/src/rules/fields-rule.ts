@@ -7,7 +7,7 @@ import type { Rule } from './types.ts';
  * filter rule by its keys: exactly `when` and `fields` (a filter could not hold a list as the
  * operand of a field called `fields`).
  */
-export interface FieldsRule {
+interface FieldsRule {
   when: Rule;
   fields: string[];
 }

@@ -1,8 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import { notFound } from '../errors.ts';
 import { updateDatabase } from '../databases/databases.ts';
 import type { Settings } from '../databases/settings.ts';
 import type { Queryable, Store } from '../store/store.ts';
 import type { Feature } from '../feature.ts';
+import type { Clock } from '../infra/clock.ts';
 import { DEFAULT_RULES } from './resolve.ts';
 import { validateRules } from './validate.ts';
 import { rulesRoutes } from './routes.ts';
@@ -31,9 +33,9 @@ export async function settingsText(store: Store, databaseId: string, q: Queryabl
   return (await q.get<{ settings: string }>(`SELECT ${store.dialect.jsonText('settings')} AS settings FROM databases WHERE id = ?`, [databaseId]))?.settings;
 }
 
-/** Settings texts whose rules were parsed last (MAX_PARSED): rules are read on every public-key request. */
-const parsed = new Map<string, Rules | undefined>();
+/** The rules of the settings texts used last (MAX_PARSED): rules are read on every public-key request. */
 const MAX_PARSED = 1000;
+const parsed = new LRUCache<string, { rules: Rules | undefined }>({ max: MAX_PARSED });
 
 /**
  * The rules in a database's settings, as stored (JSON text of the `settings` column). Parsed once
@@ -41,12 +43,13 @@ const MAX_PARSED = 1000;
  * The result is shared between requests and must not be changed (resolveRule builds new objects).
  */
 export function rulesOfSettings(settingsText: string): Rules | undefined {
-  if (parsed.has(settingsText)) return parsed.get(settingsText);
-  const { rules } = JSON.parse(settingsText) as Settings;
-  const value = rules === undefined ? undefined : (JSON.parse(rules) as Rules);
-  if (parsed.size >= MAX_PARSED) parsed.clear();
-  parsed.set(settingsText, value);
-  return value;
+  let entry = parsed.get(settingsText);
+  if (!entry) {
+    const { rules } = JSON.parse(settingsText) as Settings;
+    entry = { rules: rules === undefined ? undefined : (JSON.parse(rules) as Rules) };
+    parsed.set(settingsText, entry);
+  }
+  return entry.rules;
 }
 
 /** The rules GET /rules shows: as last written, or DEFAULT_RULES when none were ever set. */
@@ -58,13 +61,14 @@ export async function readRules(store: Store, databaseId: string): Promise<Rules
  * Validates and stores a database's rules, replacing the old ones whole; returns them as GET will.
  * `at` is the pointer that error details start from (`/rules` for PUT /rules' body, `` for a file).
  */
-export async function saveRules(store: Store, databaseId: string, rules: unknown, at = '/rules'): Promise<Rules> {
+export async function saveRules(store: Store, clock: Clock, databaseId: string, rules: unknown, at = '/rules'): Promise<Rules> {
   validateRules(rules, at);
-  const database = await updateDatabase(store, databaseId, { settings: { rules } });
+  const database = await updateDatabase(store, clock, databaseId, { settings: { rules } });
   return (database.settings as { rules?: Rules }).rules ?? DEFAULT_RULES;
 }
 
 /** The rules feature: GET and PUT /v1/rules (the other features ask loadRules, ruleFor, resolveRule). */
-export function createRules(deps: { store: Store }): Feature {
-  return { routes: (app) => rulesRoutes(app, { read: (id) => readRules(deps.store, id), save: (id, rules) => saveRules(deps.store, id, rules) }) };
+export function createRules(deps: { store: Store; clock: Clock }): Feature {
+  const { store, clock } = deps;
+  return { routes: (app) => rulesRoutes(app, { read: (id) => readRules(store, id), save: (id, rules) => saveRules(store, clock, id, rules) }) };
 }

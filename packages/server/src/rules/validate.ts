@@ -16,7 +16,7 @@ import { defaultsProblems } from './defaults.ts';
  */
 
 /** Rules are read on every request a public key makes: kept small (the size Firebase allows). */
-export const MAX_RULES_BYTES = 256 * 1024;
+const MAX_RULES_BYTES = 256 * 1024;
 
 /** Throws the list's 400 `invalid_filter` when `filter` is not a §1 filter a list would take. */
 export function checkFilter(filter: unknown): void {

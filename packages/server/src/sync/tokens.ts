@@ -15,13 +15,13 @@ import { serverSecret } from '../documents/cursor-key.ts';
  * cut by `limit`) and `view` (a hash of the read rule and its resolved filter for the caller: a
  * change of either resets). A cursor carries the snapshot's checkpoint fields and the last id of its page.
  */
-export interface Checkpoint {
+interface Checkpoint {
   origin: bigint;
   pos: bigint;
   view: string;
 }
 
-export interface SnapshotCursor {
+interface SnapshotCursor {
   origin: bigint;
   view: string;
   afterId: string;

@@ -7,7 +7,7 @@ import { originalKey } from '../files/keys.ts';
 import { CARRIED, CHUNK_BYTES, FORMAT, FORMAT_VERSION, LEFT_BEHIND, type ChunkLine, type EndLine, type Header } from './format.ts';
 import { LineWriter, quoteIdent } from './lines.ts';
 
-export interface ExportOptions {
+interface ExportOptions {
   databaseUrl: string;
   databaseId: string;
   out: Writable;

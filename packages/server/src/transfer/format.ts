@@ -58,7 +58,7 @@ export interface EndLine {
  * parameter), in which order (a key, so the cursor walks an index), and the columns an import
  * resets because their value means nothing on another store.
  */
-export interface CarriedTable {
+interface CarriedTable {
   table: string;
   where: string;
   order: string;

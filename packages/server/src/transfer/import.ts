@@ -12,7 +12,7 @@ import { quoteIdent } from './lines.ts';
 import { fieldsOf, indexDocuments } from '../documents/search.ts';
 import type { JsonObject } from '../json/merge-patch.ts';
 
-export interface ImportOptions {
+interface ImportOptions {
   databaseUrl: string;
   input: Readable;
   timeouts?: StoreTimeouts;

@@ -159,7 +159,7 @@ export interface Claimed {
   failureStreak: number;
 }
 
-export interface ClaimOptions {
+interface ClaimOptions {
   now: string;
   leaseUntil: string;
   /** About how many rows the caller has room for: sizes the window of due rows looked at. */
@@ -237,7 +237,7 @@ export async function claimDue(store: Store, opts: ClaimOptions): Promise<{ clai
 }
 
 /** The outcome of one attempt, as the dispatcher decided it. */
-export interface AttemptRecord {
+interface AttemptRecord {
   at: string;
   status: DeliveryStatus;
   nextAttemptAt: string | null;

@@ -7,7 +7,7 @@ import { signatureHeaders } from './signing.ts';
 import { retryAfterMs, type Sender } from './sender.ts';
 import { Slots } from './slots.ts';
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   store: Store;
   sender: Sender;
   clock: Clock;

@@ -1,10 +1,31 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../infra/clock.ts';
-import type { Store } from '../store/store.ts';
-import { MIN_CHANGE_RETENTION_MS, pruneChangesBefore } from '../changes/retention.ts';
+import type { Queryable } from '../store/store.ts';
+import { pruneOldChanges } from '../changes/retention.ts';
 
-export interface RetentionOptions {
-  store: Store;
+const BATCH = 1000;
+
+/**
+ * Deletes the finished deliveries (their attempts with them) older than `maxAgeMs`, in small
+ * batches so no statement holds the writer for long; returns how many. Pending deliveries are never
+ * pruned. Idempotent: several instances may run it.
+ */
+export async function pruneOldDeliveries(q: Queryable, clock: Clock, maxAgeMs: number): Promise<number> {
+  const cutoff = new Date(clock.now() - maxAgeMs).toISOString();
+  let deliveries = 0;
+  for (;;) {
+    const n = await q.run(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending' LIMIT ${BATCH})`,
+      [cutoff],
+    );
+    deliveries += n;
+    if (n < BATCH) return deliveries;
+  }
+}
+
+interface RetentionOptions {
+  store: Queryable;
   clock: Clock;
   log: FastifyBaseLogger;
   /** Finished deliveries older than this go (their attempts with them). */
@@ -13,38 +34,19 @@ export interface RetentionOptions {
   eventMaxAgeMs: number;
 }
 
-const BATCH = 1000;
-
 /**
- * Prunes old delivery rows and change-log events in the background, in small batches so no
- * statement holds the writer for long. Pending deliveries are never pruned: they carry their own
- * body, so they do not need their event. Idempotent: several instances may run it.
+ * Both prunings in one pass: finished deliveries (this feature's job, webhooks.ts) and change-log
+ * events (the change log's own job, changes/retention.ts). The app runs them as two jobs; this
+ * pass is what the webhook queue's tests call (test/webhooks/queue.test.ts).
  */
 export class Retention {
   constructor(private readonly o: RetentionOptions) {}
 
-  /** One pass (run by `jobs.every`, which logs a failure); returns how many deliveries and events it removed. */
+  /** One pass; returns how many deliveries and events it removed. */
   async runOnce(): Promise<{ deliveries: number; events: number }> {
-    const now = this.o.clock.now();
-    const deliveryCutoff = new Date(now - this.o.deliveryMaxAgeMs).toISOString();
-    const eventCutoff = new Date(now - Math.max(this.o.eventMaxAgeMs, MIN_CHANGE_RETENTION_MS)).toISOString();
-    const { store } = this.o;
-    let deliveries = 0;
-    for (;;) {
-      const n = await store.run(
-        `DELETE FROM webhook_deliveries WHERE id IN (
-           SELECT id FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending' LIMIT ${BATCH})`,
-        [deliveryCutoff],
-      );
-      deliveries += n;
-      if (n < BATCH) break;
-    }
-    let events = 0;
-    for (;;) {
-      const n = await pruneChangesBefore(store, eventCutoff, BATCH);
-      events += n;
-      if (n < BATCH) break;
-    }
+    const { store, clock } = this.o;
+    const deliveries = await pruneOldDeliveries(store, clock, this.o.deliveryMaxAgeMs);
+    const events = await pruneOldChanges(store, clock, this.o.eventMaxAgeMs);
     if (deliveries || events) this.o.log.info({ deliveries, events }, 'pruned old webhook deliveries and events');
     return { deliveries, events };
   }

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /** Schemas of the §4 routes: they validate input and generate /v1/openapi.json. */
-export const EVENT_TYPES = ['document.created', 'document.updated', 'document.deleted', 'file.created', 'file.updated', 'file.deleted', '*'] as const;
+const EVENT_TYPES = ['document.created', 'document.updated', 'document.deleted', 'file.created', 'file.updated', 'file.deleted', '*'] as const;
 
 const Url = Type.String({
   minLength: 1,
@@ -64,7 +64,7 @@ export const SecretResponse = Type.Object({ id: Type.String(), secret: Type.Stri
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]);
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-export const DeliverySchema = Type.Object({
+const DeliverySchema = Type.Object({
   id: Type.String({ description: 'Also the X-Service-Delivery and webhook-id headers of every attempt' }),
   webhookId: Type.String(),
   eventId: Type.String(),

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { UrlNotAllowed, type UrlGuard } from './url-guard.ts';
 
 /** What one attempt got back. `status` is null when no answer came (refused, time-out, guard). */
-export interface AttemptResult {
+interface AttemptResult {
   status: number | null;
   durationMs: number;
   error: string | null;

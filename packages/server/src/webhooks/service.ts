@@ -71,7 +71,7 @@ export function matches(events: string[], collections: string[], e: ChangeEvent)
   return (events.includes('*') || events.includes(e.type)) && (collections.length === 0 || collections.includes(e.collection));
 }
 
-export interface WebhooksServiceDeps {
+interface WebhooksServiceDeps {
   store: Store;
   guard: UrlGuard;
   clock: Clock;

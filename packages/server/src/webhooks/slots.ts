@@ -1,12 +1,12 @@
 /** How many attempts an instance runs at once: in all, per database and per webhook. */
-export interface SlotLimits {
+interface SlotLimits {
   total: number;
   perDatabase: number;
   perWebhook: number;
 }
 
 /** What one claim may take: rows to skip in SQL, and a `take` that books a slot within the plan. */
-export interface ClaimPlan {
+interface ClaimPlan {
   limit: number;
   skipWebhooks: string[];
   skipDatabases: string[];

@@ -4,7 +4,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Store } from '../store/store.ts';
 import { WebhooksService, type HookFilter } from './service.ts';
 import { Dispatcher } from './dispatcher.ts';
-import { Retention } from './retention.ts';
+import { pruneOldDeliveries } from './retention.ts';
 import type { Jobs } from '../infra/jobs.ts';
 import { Sender } from './sender.ts';
 import { UrlGuard } from './url-guard.ts';
@@ -14,7 +14,7 @@ import type { WriteHook } from '../documents/service.ts';
 import type { Feature } from '../feature.ts';
 import { webhookRoutes } from './routes.ts';
 
-/** How often finished deliveries and old events are pruned. */
+/** How often finished deliveries are pruned (the change log prunes its events itself: changes/retention.ts). */
 const RETENTION_EVERY_MS = 10 * 60_000;
 
 /** The whole webhooks feature, wired once by the app: what app.ts hands to the documents service, the routes and the lifecycle. */
@@ -48,13 +48,10 @@ export function createWebhooks(deps: { config: Config; store: Store; clock: Cloc
     disableAfterMs: config.webhookDisableAfterHours * 3_600_000,
     maxInFlight: config.webhookConcurrency,
   });
-  const retention = new Retention({
-    store,
-    clock,
-    log,
-    deliveryMaxAgeMs: config.webhookRetentionDays * 86_400_000,
-    eventMaxAgeMs: config.eventRetentionHours * 3_600_000,
-  });
+  const pruneDeliveries = async () => {
+    const deliveries = await pruneOldDeliveries(store, clock, config.webhookRetentionDays * 86_400_000);
+    if (deliveries) log.info({ deliveries }, 'pruned old webhook deliveries');
+  };
   const service = new WebhooksService({ store, guard, clock, maxWebhooks: config.limits.webhooksPerDatabase, wake: () => dispatcher.wake() });
   return {
     service,
@@ -71,7 +68,7 @@ export function createWebhooks(deps: { config: Config; store: Store; clock: Cloc
     start() {
       dispatcher.start();
       // A first pass soon after start, then every 10 minutes.
-      jobs.every('webhook retention', RETENTION_EVERY_MS, () => retention.runOnce(), { firstAfterMs: 30_000 });
+      jobs.every('webhook retention', RETENTION_EVERY_MS, pruneDeliveries, { firstAfterMs: 30_000 });
     },
     async stop() {
       await dispatcher.stop();

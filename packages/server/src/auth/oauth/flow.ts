@@ -121,7 +121,7 @@ export class OAuthFlow {
         { path: '/key', message: 'must be a public key' },
       ]);
     }
-    const principal = await resolveKey(this.d.store, key);
+    const principal = await resolveKey(this.d.store, this.d.clock, key);
     if (!principal) throw new ApiError('invalid_api_key', 'The API key is unknown or revoked');
     const { databaseId } = principal;
     const db = await getDatabase(this.d.store, databaseId);

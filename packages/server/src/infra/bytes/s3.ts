@@ -3,7 +3,7 @@ import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV
 import { Upload } from '@aws-sdk/lib-storage';
 import type { ByteStore, StoredObject } from './bytes.ts';
 
-export interface S3Options {
+interface S3Options {
   bucket: string;
   endpoint?: string;
   region: string;
