@@ -14,7 +14,7 @@
  * the issue's Parse figures for scale.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { random } from '../lib/documents.ts';
 import { LOAD, measure, type LoadTarget, type Measurement } from '../lib/load.ts';
@@ -105,7 +105,13 @@ async function benchStore(store: StoreKind, bare: ServerProcess, rows: Row[], no
   }
 }
 
-function render(rows: Row[], notes: string[]): string {
+/** The machine's load averages (1, 5, 15 minutes), for the header: these figures depend on it. */
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
+
+function render(rows: Row[], notes: string[], loadBefore: string): string {
   const failures = (m: Measurement) => (m.failures ? `⚠ ${m.failureDetail}` : '');
   const main = table(
     ['scenario', 'store', 'svc docs/s', 'p50 ms', 'p99 ms', 'bare docs/s', 'svc ÷ bare', '÷ Parse (issue 30 figure)', 'errors'],
@@ -124,7 +130,7 @@ function render(rows: Row[], notes: string[]): string {
   );
   return `## Busy: insert, and insert-then-list, at ${CONNECTIONS} connections (issue 30)
 
-${machine()}. autocannon, ${CONNECTIONS} connections, ${LOAD.warmup} s warm-up then ${LOAD.duration} s per row; \`listdocs\` holds ${num(DOCS)} documents; the load generator shares the machine with the servers.${SMALL_RUN ? " **Smoke run (`BENCH_SMALL=1`): sizes and durations are not the issue's; the figures say nothing.**" : ''}
+${machine()}; load average ${loadBefore} before the run, ${load()} after. autocannon, ${CONNECTIONS} connections, ${LOAD.warmup} s warm-up then ${LOAD.duration} s per row; \`listdocs\` holds ${num(DOCS)} documents; the load generator shares the machine with the servers.${SMALL_RUN ? " **Smoke run (`BENCH_SMALL=1`): sizes and durations are not the issue's; the figures say nothing.**" : ''}
 
 ${main}
 
@@ -154,6 +160,7 @@ const busy: Scenario = {
       if (process.env.BENCH_DURATION === undefined) LOAD.duration = 1;
       if (process.env.BENCH_WARMUP === undefined) LOAD.warmup = 0.5;
     }
+    const loadBefore = load();
     const dir = mkdtempSync(join(tmpdir(), 'svc-bench-busy-'));
     const rows: Row[] = [];
     const notes: string[] = [];
@@ -169,7 +176,7 @@ const busy: Scenario = {
       } finally {
         await bare.stop();
       }
-      return render(rows, notes);
+      return render(rows, notes, loadBefore);
     } finally {
       Object.assign(LOAD, saved);
       rmSync(dir, { recursive: true, force: true });
