@@ -24,6 +24,11 @@ export interface LoadTarget {
   /** Rebuilds each request: its path, body and/or headers (merged over `headers`). */
   next?: () => { path?: string; body?: string; headers?: Record<string, string> };
   connections?: number;
+  /**
+   * Requests each connection sends in turn, instead of `path`/`body` (e.g. an insert then a list):
+   * each step with its own method, path, body and `next()`; `key` and `headers` apply to all.
+   */
+  sequence?: Array<Pick<LoadTarget, 'method' | 'path' | 'body' | 'nextPath' | 'next'>>;
 }
 
 /** What one measured scenario produced. Latencies in milliseconds. */
@@ -38,38 +43,42 @@ export interface Measurement {
   failureDetail: string;
 }
 
+/** One autocannon request of a target (or of one step of its sequence); `headers`: the target's own. */
+function request(step: Pick<LoadTarget, 'method' | 'path' | 'body' | 'nextPath' | 'next'>, headers: Record<string, string>): Request {
+  const { nextPath, next } = step;
+  const own = step.body !== undefined ? { ...headers, 'content-type': 'application/json' } : headers;
+  return {
+    method: step.method ?? 'GET',
+    path: step.path,
+    body: step.body,
+    headers: own,
+    ...(nextPath ? { setupRequest: (req: Request) => ({ ...req, path: nextPath() }) } : {}),
+    ...(next
+      ? {
+          setupRequest: (req: Request) => {
+            const n = next();
+            return {
+              ...req,
+              ...(n.path ? { path: n.path } : {}),
+              ...(n.body !== undefined ? { body: n.body } : {}),
+              headers: { ...own, ...req.headers, ...n.headers },
+            };
+          },
+        }
+      : {}),
+  };
+}
+
 function options(t: LoadTarget, duration: number): Options {
   const headers: Record<string, string> = { ...t.headers };
   if (t.key) headers.authorization = `Bearer ${t.key}`;
-  if (t.body !== undefined) headers['content-type'] = 'application/json';
-  const { nextPath, next } = t;
   return {
     url: t.url,
     connections: t.connections ?? LOAD.connections,
     duration,
     timeout: 30,
-    headers,
-    requests: [
-      {
-        method: t.method ?? 'GET',
-        path: t.path,
-        body: t.body,
-        ...(nextPath ? { setupRequest: (req: Request) => ({ ...req, path: nextPath() }) } : {}),
-        ...(next
-          ? {
-              setupRequest: (req: Request) => {
-                const n = next();
-                return {
-                  ...req,
-                  ...(n.path ? { path: n.path } : {}),
-                  ...(n.body !== undefined ? { body: n.body } : {}),
-                  headers: { ...headers, ...req.headers, ...n.headers },
-                };
-              },
-            }
-          : {}),
-      },
-    ],
+    headers: t.body !== undefined ? { ...headers, 'content-type': 'application/json' } : headers,
+    requests: t.sequence ? t.sequence.map((step) => request(step, headers)) : [request(t, headers)],
   };
 }
 

@@ -289,32 +289,57 @@ export async function listRows<R extends ListedRow>(
   )})`;
 
   // Bounded pages (§1.1): the page stops growing once its rows' JSON passes LIMIT_PAGE_BYTES,
-  // the row that crosses it included. Where `limit` rows could pass it, the sizes of the next rows
-  // are read first (narrow rows), and only the rows of the page (and the one after it, for the
-  // cursor) are read whole: no answer's memory grows with limit × row size.
+  // the row that crosses it included. Where `limit` rows could pass it, only the rows of the page
+  // (and the one after it, for the cursor) may leave the store whole: no answer's memory grows
+  // with limit × row size.
   const { bounded } = steps;
   let want = q.limit;
   let room = bounded?.pageBytes ?? 0;
   const mayPass = bounded !== undefined && q.limit * bounded.rowBytes > room;
-  /** How many of the next `n` rows of `range` to read: the page's (up to the one that crosses the limit) and one more. */
-  const fitting = async (range: Range, n: number, skip: number): Promise<number> => {
-    if (!mayPass || !bounded) return n;
-    const probe = select(range, n, skip, false, [{ expression: bounded.sizeOf, name: 'size' }]);
-    const sizes = await store.all<{ size: number | string }>(probe.text, [...probe.params]).catch(refuseForged);
-    for (const [i, row] of sizes.entries()) {
+  /** Cuts rows read in order (each with its size) where the page passes the limit: the page, up to the row that crosses it, and one more. */
+  const cut = <T>(rows: T[], sizeOf: (row: T) => number, n: number): T[] => {
+    for (const [i, row] of rows.entries()) {
       if (room < 0) {
         want -= n - 1 - i; // the page passed the limit with the row before this one
-        return i + 1;
+        return rows.slice(0, i + 1);
       }
-      if (i < n - 1) room -= Number(row.size);
+      if (i < n - 1) room -= sizeOf(row);
     }
-    return n;
+    return rows;
+  };
+  /**
+   * The next `n` rows of `range` (`withExtra`: with the total's column). Where the page may pass the
+   * limit, a search first reads the sizes of the rows (narrow rows), then only those of the page
+   * whole: two statements. Any other list does it in one: each row's size and the sizes of the rows
+   * before it added up (a window over the page's rows, in its order) let the store send only the
+   * rows up to the one after the crossing one (row i goes when the rows before i − 1 stay within
+   * the room), and `cut` says where the page ends, as the sizes alone would: one round trip fewer
+   * per list on PostgreSQL (the size read was half the statements of a list of 20).
+   */
+  const readRange = async (range: Range, n: number, skip: number, withExtra: boolean): Promise<R[]> => {
+    // A data exception of a page read is a forged cursor's (refuseForged) only where there is a cursor.
+    const guard = <T>(read: Promise<T>) => (after ? read.catch(refuseForged) : read);
+    if (!mayPass || !bounded) {
+      const s = select(range, n, skip, withExtra);
+      return guard(store.all<R>(s.text, [...s.params]));
+    }
+    if (searched) {
+      const probe = select(range, n, skip, false, [{ expression: bounded.sizeOf, name: 'size' }]);
+      const sizes = await store.all<{ size: number | string }>(probe.text, [...probe.params]).catch(refuseForged);
+      const s = select(range, cut(sizes, (r) => Number(r.size), n).length, skip, withExtra);
+      return guard(store.all<R>(s.text, [...s.params]));
+    }
+    // The row's size (the whole record's, also where only some fields are read) beside its columns.
+    const inner = select(range, n, skip, withExtra, [...steps.columns, { expression: bounded.sizeOf, name: 'row_bytes' }]);
+    const order = (t: string) => [...sort.keys.map((_, i) => `${t}.k${i}${dir}`), `${t}.id${dir}`].join(', ');
+    const sized = sql`SELECT * FROM (SELECT p.*, sum(p.row_bytes) OVER (ORDER BY ${raw(order('p'))} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS bytes_before
+        FROM (${inner}) AS p) AS w WHERE bytes_before IS NULL OR bytes_before <= ${room} ORDER BY ${raw(order('w'))}`;
+    const rows = await guard(store.all<R & { row_bytes: number | string }>(sized.text, [...sized.params]));
+    return cut(rows, (r) => Number(r.row_bytes), n);
   };
   let rows: R[];
   if (!after) {
-    const whole: Range = { order: orderClause(sort) };
-    const first = select(whole, await fitting(whole, q.limit + 1, offset), offset);
-    rows = await store.all<R>(first.text, [...first.params]);
+    rows = await readRange({ order: orderClause(sort) }, q.limit + 1, offset, true);
   } else {
     // Keyset: the ranges after the cursor's position (keyset.ts), each read in index order, a page
     // at most, so a deep page costs what the first one does. Read in turn until the page is full:
@@ -324,9 +349,7 @@ export async function listRows<R extends ListedRow>(
     let reads = 0;
     for (const k of keysetRanges(sort, after.values, after.id, after.from, dialect.keyParam)) {
       if (rows.length > want) break;
-      const range: Range = k;
-      const next = select(range, await fitting(range, want - rows.length + 1, 0), 0, rows.length === 0);
-      rows.push(...(await store.all<R>(next.text, [...next.params]).catch(refuseForged)));
+      rows.push(...(await readRange(k, want - rows.length + 1, 0, rows.length === 0)));
       reads++;
     }
     // A record moved by a concurrent update may show in two ranges: once is enough. One range

@@ -29,16 +29,21 @@ const MAX_ENTRIES = 10_000;
 /**
  * A database's lists are judged in windows of JUDGE_EVERY: when fewer than MIN_HITS of them were
  * answered from memory, its next SKIP lists go straight to the store (no version read, nothing
- * kept), then it is judged again. A miss costs more than no cache (measured on 11-26 at 10
- * connections, the same list missing every time: SQLite 4,562–4,973 lists/s against 5,197–5,762
- * with the cache off, PostgreSQL 2,532–2,820 against 3,256–3,415: the version read, one more round
- * trip there, and keeping the answer), while a hit costs about a third of a read: caching pays above
- * roughly a quarter of hits. So a database written between most of its lists pays the misses of
- * one window in eight, and one read more than written keeps its cache.
+ * kept), then it is judged again; each window in a row that fails again doubles the skip, up to
+ * SKIP × 2^MAX_DOUBLINGS, and a window that passes sets it back. A miss costs more than no cache
+ * (measured on 11-26 at 10 connections, the same list missing every time: SQLite 4,562–4,973
+ * lists/s against 5,197–5,762 with the cache off, PostgreSQL 2,532–2,820 against 3,256–3,415: the
+ * version read, one more round trip there, and keeping the answer), while a hit costs about a third
+ * of a read: caching pays above roughly a quarter of hits. So a database written between most of
+ * its lists pays the misses of one window in eight at first, then of one in 113 (issue 30: with a
+ * fixed skip a fifth of list-busy's lists on PostgreSQL still read the version for nothing), and
+ * one read more than written keeps its cache; a database whose lists start to repeat finds out
+ * within SKIP × 2^MAX_DOUBLINGS lists.
  */
 const JUDGE_EVERY = 32;
 const MIN_HITS = 8;
 const SKIP = 224;
+const MAX_DOUBLINGS = 4;
 /** Databases whose use is tracked at most; past it the tallies start over (a tally is three numbers). */
 const MAX_TRACKED = 10_000;
 
@@ -48,6 +53,8 @@ interface Use {
   hits: number;
   /** Lists left to send straight to the store. */
   skip: number;
+  /** Windows in a row that failed just before this one (the skip doubles with each). */
+  failed: number;
 }
 
 /**
@@ -133,7 +140,7 @@ export class PageCache {
     let use = this.uses.get(databaseId);
     if (!use) {
       if (this.uses.size >= MAX_TRACKED) this.uses.clear();
-      use = { asked: 0, hits: 0, skip: 0 };
+      use = { asked: 0, hits: 0, skip: 0, failed: 0 };
       this.uses.set(databaseId, use);
     }
     return use;
@@ -143,7 +150,10 @@ export class PageCache {
     use.asked += 1;
     if (hit) use.hits += 1;
     if (use.asked < JUDGE_EVERY) return;
-    if (use.hits < MIN_HITS) use.skip = SKIP;
+    if (use.hits < MIN_HITS) {
+      use.skip = SKIP * 2 ** use.failed;
+      use.failed = Math.min(use.failed + 1, MAX_DOUBLINGS);
+    } else use.failed = 0;
     use.asked = 0;
     use.hits = 0;
   }

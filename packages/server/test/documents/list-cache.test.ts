@@ -206,6 +206,39 @@ forEachStore('list cache', (kind) => {
     assert.deepEqual(await cacheCounts(t.server), { hit: before.hit + 1, miss: before.miss + 1 }, 'kept again after the skip');
   });
 
+  test('a database whose lists keep missing skips the cache longer each time; one window of hits sets it back (issue 30)', async () => {
+    // page-cache.ts: each window in a row under 8 hits doubles the skip (224, 448, …).
+    const d = await t.server.createDatabase();
+    const dApi = apiClient(t.server, d.secretKey);
+    const writtenBetween = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        await dApi.post('/notes/docs', { i }, 201);
+        await list(dApi);
+      }
+    };
+    const skipped = async (n: number, what: string) => {
+      const before = await cacheCounts(t.server);
+      for (let i = 0; i < n; i++) await list(dApi);
+      assert.deepEqual(await cacheCounts(t.server), { hit: before.hit, miss: before.miss + n }, what);
+    };
+    await writtenBetween(32);
+    await skipped(224, 'the first skip');
+    await writtenBetween(32);
+    await skipped(448, 'failed again: twice as long, though no write came between these lists');
+    // The window after it hits (no writes; the answer kept by the last list before the skip still
+    // holds): the next failing window skips 224 again.
+    let before = await cacheCounts(t.server);
+    for (let i = 0; i < 32; i++) await list(dApi);
+    assert.deepEqual(await cacheCounts(t.server), { hit: before.hit + 32, miss: before.miss }, 'looked up again, and hit');
+    await writtenBetween(32);
+    await skipped(224, 'set back to the first skip');
+    await dApi.post('/notes/docs', { i: 'after' }, 201);
+    before = await cacheCounts(t.server);
+    await list(dApi);
+    await list(dApi);
+    assert.deepEqual(await cacheCounts(t.server), { hit: before.hit + 1, miss: before.miss + 1 }, 'kept again after it');
+  });
+
   test('LIST_CACHE_MB=0: every list reads the store, and nothing is counted', async () => {
     const before = await cacheCounts(plain);
     await list(plainApi);

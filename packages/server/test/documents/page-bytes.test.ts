@@ -76,6 +76,36 @@ forEachStore('bounded pages', (kind) => {
     assert.equal(all[all.length - 1].nextCursor, null);
   });
 
+  test('a page that may pass the bound is read in one statement: the sizes with the rows (issue 30)', async () => {
+    const docs = Array.from({ length: 6 }, (_, i) => big(i));
+    assert.equal((await request(t.server, 'POST', '/once/bulk', { key: t.db.secretKey, body: { documents: docs } })).status, 201);
+    // Every statement that reads the collection's documents, while the lists run.
+    const { store } = t.server.db;
+    const read: string[] = [];
+    const all = store.all.bind(store);
+    store.all = ((sql: string, params?: unknown[]) => {
+      if (/FROM documents/.test(sql)) read.push(sql);
+      return all(sql, params as never);
+    }) as typeof store.all;
+    try {
+      // limit 20 × LIMIT_DOCUMENT_BYTES passes LIMIT_PAGE_BYTES: the page is bounded; a new filter each time, so no cached answer.
+      const first = await list('once', { limit: 20, filter: JSON.stringify({ n: { $gte: 0 } }) });
+      assert.deepEqual(
+        first.documents.map((d) => d.n),
+        [0, 1, 2, 3],
+      );
+      const next = await list('once', { limit: 20, filter: JSON.stringify({ n: { $gte: 0 } }), cursor: first.nextCursor! });
+      assert.deepEqual(
+        next.documents.map((d) => d.n),
+        [4, 5],
+      );
+      const pageReads = read.filter((s) => !/count\(\*\)/.test(s));
+      assert.equal(pageReads.length, 2, `one statement per page, not a size read first:\n${pageReads.join('\n')}`);
+    } finally {
+      store.all = all;
+    }
+  });
+
   test('a search (ranked, and sorted) is bounded the same way', async () => {
     const admin = await t.server.operatorToken();
     const set = await request(t.server, 'PATCH', `/admin/databases/${t.db.databaseId}`, { key: admin, body: { settings: { search: { notes: ['title'] } } } });
