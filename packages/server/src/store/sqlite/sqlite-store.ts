@@ -18,6 +18,7 @@ const dialect: Dialect = {
   bigintType: 'INTEGER',
   jsonParam: '?',
   writableCte: false,
+  insertRows: 1,
   lockRows: '',
   claimRows: '',
   serialWriters: true,
