@@ -10,13 +10,13 @@
  *   GET  /v1/:coll/docs   ?limit&offset&sortBy=createdAt|updatedAt|id&sortOrder → {documents, total, limit, offset}
  *   POST /v1/:coll/bulk   {documents} → 201 {documents} (one transaction; seeding)
  *
- * `BARE_DB=<file> PORT=<port> node --import tsx bench/baseline/bare-peers.ts`
+ * `BARE_DB=<file> PORT=<port> node --import tsx bench/baseline/bare-peers.ts` (or DB_PATH=<file>)
  */
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 
-const db = new Database(process.env.BARE_DB ?? ':memory:');
+const db = new Database(process.env.BARE_DB ?? process.env.DB_PATH ?? ':memory:');
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.exec(`CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, coll TEXT NOT NULL, data TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);

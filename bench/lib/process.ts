@@ -57,12 +57,13 @@ export async function startProcess(name: string, args: string[], env: Record<str
   );
 
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // 3 minutes: on a shared 2-core machine under load, tsx compiling svc's sources took over 60 s.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (exited !== undefined) throw new Error(`${name} exited with code ${exited} before it was healthy:\n${tail}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} did not answer GET /health within 60 s:\n${tail}`);
+      throw new Error(`${name} did not answer GET /health within 180 s:\n${tail}`);
     }
     try {
       const res = await fetch(`${url}/health`);

@@ -46,7 +46,8 @@ const groupKey = (databaseId: string) => `changes:${databaseId}`;
 interface Pending {
   /** The id of the next event. */
   next: bigint;
-  events: ChangeEvent[];
+  /** Each event as a row of `writePending`'s events, JSON object text (eventRecord). */
+  events: string[];
   /** Per collection, documents created minus deleted. */
   deltas: Map<string, number>;
   /** The database's `settings.search` (JSON text) as the group's lock found it: what its writes index (documents/search.ts). */
@@ -163,7 +164,7 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
   });
   const events = numbered(changes, databaseId, pending.next);
   pending.next += BigInt(changes.length);
-  pending.events.push(...events);
+  for (const [i, e] of events.entries()) pending.events.push(eventRecord(e, changes[i].documentText));
   const delta = countDelta(changes);
   if (delta !== 0) pending.deltas.set(changes[0].collection, (pending.deltas.get(changes[0].collection) ?? 0) + delta);
   return events;
@@ -186,7 +187,7 @@ async function writePending(q: Queryable, dialect: Dialect, databaseId: string, 
     databaseId,
     JSON.stringify(deltas),
     databaseId,
-    JSON.stringify(events.map(eventRecord)),
+    `[${events.join(',')}]`,
     databaseId,
     `[${documents.join(',')}]`,
     `[${answers.join(',')}]`,
@@ -226,16 +227,14 @@ const buildWritePendingSql = (records: NonNullable<Dialect['jsonRecords']>) =>
             WHERE k.scope = a.scope AND k.key = a.key AND k.claimed_at = a.claimed_at AND k.status IS NULL RETURNING 1)
    SELECT 1`;
 
-/** An event as a row of `writePending`'s events (its JSON columns as JSON values, not text). */
-const eventRecord = (e: ChangeEvent) => ({
-  id: e.id,
-  collection: e.collection,
-  type: e.type,
-  document_id: String(e.document.id),
-  document: e.document,
-  previous: e.previous,
-  created_at: e.timestamp,
-});
+/**
+ * An event as a row of `writePending`'s events, JSON object text (its JSON columns as JSON values,
+ * not text); `documentText`: the document's JSON text, spliced in when the writer had it.
+ */
+const eventRecord = (e: ChangeEvent, documentText: string | undefined): string =>
+  `{"id":${e.id},"collection":${JSON.stringify(e.collection)},"type":"${e.type}","document_id":${JSON.stringify(String(e.document.id))},"document":${
+    documentText ?? JSON.stringify(e.document)
+  },"previous":${e.previous === null ? 'null' : JSON.stringify(e.previous)},"created_at":${JSON.stringify(e.timestamp)}}`;
 
 /** Events per statement: 7 parameters each, well under both engines' parameter limits. */
 const CHUNK = 500;
@@ -248,20 +247,48 @@ const eventParams = (c: NewChange): Param[] => [
   c.collection,
   c.type,
   String(c.document.id),
-  JSON.stringify(c.document),
+  c.documentText ?? JSON.stringify(c.document),
   c.previous === null ? null : JSON.stringify(c.previous),
   c.timestamp,
 ];
 
-/** The changes with the ids `first`, `first + 1`, …. */
-const numbered = (changes: NewChange[], databaseId: string, first: bigint): ChangeEvent[] =>
-  changes.map((c, i) => ({ ...c, id: String(first + BigInt(i)), databaseId }));
+/**
+ * The changes with the ids `first`, `first + 1`, …, as events: one object literal of one shape
+ * (not a spread of the change, which also kept its `documentText`).
+ */
+function numbered(changes: NewChange[], databaseId: string, first: bigint): ChangeEvent[] {
+  const events = new Array<ChangeEvent>(changes.length);
+  // Ids as decimal text from a number while they are exact (always, in practice), else from a BigInt.
+  const start = Number(first);
+  const exact = Number.isSafeInteger(start + changes.length);
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i];
+    events[i] = {
+      id: exact ? String(start + i) : String(first + BigInt(i)),
+      databaseId,
+      collection: c.collection,
+      type: c.type,
+      document: c.document,
+      previous: c.previous,
+      timestamp: c.timestamp,
+    };
+  }
+  return events;
+}
 
-/** Inserts the events of `changes` from index `from` on, numbered from `first`, a chunk per statement. */
+/** One event per statement (dialect.insertRows 1): the statement SQLite prepares once. */
+const INSERT_ONE_EVENT = 'INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
+
+/** Inserts the events of `changes` from index `from` on, numbered from `first`, `dialect.insertRows` (at most CHUNK) per statement. */
 async function insertEvents(tx: Queryable, dialect: Dialect, databaseId: string, changes: NewChange[], first: bigint, from: number): Promise<void> {
   const { jsonParam } = dialect;
-  for (let start = from; start < changes.length; start += CHUNK) {
-    const chunk = changes.slice(start, start + CHUNK);
+  if (dialect.insertRows === 1 && jsonParam === '?') {
+    for (let i = from; i < changes.length; i++) await tx.run(INSERT_ONE_EVENT, [databaseId, String(first + BigInt(i)), ...eventParams(changes[i])]);
+    return;
+  }
+  const chunkSize = Math.min(CHUNK, dialect.insertRows);
+  for (let start = from; start < changes.length; start += chunkSize) {
+    const chunk = changes.slice(start, start + chunkSize);
     await tx.run(
       `INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at) VALUES ${chunk
         .map(() => `(?, ?, ?, ?, ?, ${jsonParam}, ${jsonParam}, ?)`)

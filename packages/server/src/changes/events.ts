@@ -20,8 +20,12 @@ export interface ChangeEvent {
   timestamp: string;
 }
 
-/** A change about to be appended: it gets its id and database from the log. */
-export type NewChange = Omit<ChangeEvent, 'id' | 'databaseId'>;
+/**
+ * A change about to be appended: it gets its id and database from the log. `documentText`: the
+ * document's JSON text when the writer built it already (a create's answer), written to the log as
+ * is rather than serialised a second time; it stays out of the ChangeEvent.
+ */
+export type NewChange = Omit<ChangeEvent, 'id' | 'databaseId'> & { documentText?: string };
 
 /** Something that hears about committed changes (realtime fan-out, tests). */
 export type ChangeListener = (events: ChangeEvent[]) => void;

@@ -14,28 +14,48 @@ import { ApiError } from '../errors.ts';
  * `validation_failed`: JSON.stringify would silently store it as `null`.
  */
 export function checkFields(value: unknown, where = ''): void {
-  const stack: Array<[unknown, string]> = [[value, where]];
-  while (stack.length) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) {
-        throw new ApiError('validation_failed', `${path || '/'}: a number must be a finite double`, [
-          { path: path || '/', message: 'must be a finite number (JSON cannot carry it as a double)' },
-        ]);
-      }
-      continue;
+  const keys: Array<string | number> = [];
+  visit(value, keys, () => where + keys.map((k) => `/${typeof k === 'number' ? k : escapePointer(k)}`).join(''));
+}
+
+/**
+ * Depth first, each object's names before its values, the last member first: the order in which
+ * the first problem is found and named. The path of a value is only spelt out for a refusal
+ * (`at`): a bulk of 100 documents built ~3 strings per field before (issue 30's profile).
+ * Recursive: callers pass parsed bodies, whose nesting the parser bounded (json/nesting.ts).
+ */
+function visit(v: unknown, keys: Array<string | number>, at: () => string): void {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) {
+      const path = at() || '/';
+      throw new ApiError('validation_failed', `${path}: a number must be a finite double`, [
+        { path, message: 'must be a finite number (JSON cannot carry it as a double)' },
+      ]);
     }
-    if (v === null || typeof v !== 'object') continue;
-    if (Array.isArray(v)) {
-      for (const [i, item] of v.entries()) stack.push([item, `${path}/${i}`]);
-      continue;
+    return;
+  }
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (let i = v.length - 1; i >= 0; i--) {
+      keys.push(i);
+      visit(v[i], keys, at);
+      keys.pop();
     }
-    for (const key of Object.keys(v)) {
-      const at = `${path}/${escapePointer(key)}`;
-      const why = fieldNameProblem(key);
-      if (why) throw new ApiError('invalid_field_name', `${at}: ${why}`, [{ path: at, message: why }]);
-      stack.push([(v as Record<string, unknown>)[key], at]);
+    return;
+  }
+  const names = Object.keys(v);
+  for (const key of names) {
+    const why = fieldNameProblem(key);
+    if (why) {
+      keys.push(key);
+      const path = at();
+      throw new ApiError('invalid_field_name', `${path}: ${why}`, [{ path, message: why }]);
     }
+  }
+  for (let i = names.length - 1; i >= 0; i--) {
+    keys.push(names[i]);
+    visit((v as Record<string, unknown>)[names[i]], keys, at);
+    keys.pop();
   }
 }
 

@@ -66,6 +66,10 @@ export interface WriteHook<Prefetched = unknown> {
 
 const SYSTEM_FIELDS = ['id', 'createdAt', 'updatedAt'];
 
+/** A new document, one row per statement (store.ts insertRows 1); a taken id inserts nothing. */
+const INSERT_ONE_DOCUMENT = `INSERT INTO documents (database_id, collection, id, data, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (database_id, collection, id) DO NOTHING`;
+
 const missing = (collection: string, id: string) => notFound(`Document '${id.slice(0, 200)}' not found in collection '${collection}'`);
 
 function toDocument(id: string, data: JsonObject, createdAt: string, updatedAt: string): Document {
@@ -78,8 +82,9 @@ const jsonOfRow = (r: DocumentRow): DocumentJson => documentJson(r.id, r.data, r
 const shownRow = (r: DocumentRow, projection: Projection | undefined): DocumentJson =>
   projection ? documentJson(r.id, JSON.stringify(project(JSON.parse(r.data) as JsonObject, projection)), r.created_at, r.updated_at) : jsonOfRow(r);
 
-/** The user's fields of a body: system fields are not stored in `data`. */
+/** The user's fields of a body: system fields are not stored in `data`. The body itself when it has none (no copy). */
 function userFields(body: JsonObject): JsonObject {
+  if (!Object.hasOwn(body, 'id') && !Object.hasOwn(body, 'createdAt') && !Object.hasOwn(body, 'updatedAt')) return body;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(body)) if (!SYSTEM_FIELDS.includes(k)) out[k] = v;
   return out;
@@ -118,15 +123,17 @@ function refuseRepeatedIds(items: Array<{ id: string }>, collection: string): vo
   }
 }
 
-/** A document of a create or a bulk, checked and serialised; `generated`: the service chose its id. */
-interface NewDocument {
+/**
+ * A document of a create or a bulk, checked and serialised; `generated`: the service chose its id;
+ * `version`: the version its insert stamps, set inside the write ('' until then).
+ */
+interface VersionedNew {
   id: string;
   data: JsonObject;
   text: string;
   generated: boolean;
+  version: string;
 }
-/** A new document with the version its insert stamps. */
-type VersionedNew = NewDocument & { version: string };
 
 /**
  * Per shared transaction of a commit group (its state object), what each write hook prefetched:
@@ -176,7 +183,8 @@ export class DocumentsService {
   /** Serialises user data, enforcing the document size limit (413). */
   private serialize(data: JsonObject): string {
     const text = JSON.stringify(data);
-    if (Buffer.byteLength(text) > this.deps.limits.documentBytes) {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: short texts need no count.
+    if (text.length * 3 > this.deps.limits.documentBytes && Buffer.byteLength(text) > this.deps.limits.documentBytes) {
       throw new ApiError(
         'payload_too_large',
         `A document may be at most ${this.deps.limits.documentBytes} bytes serialised (the server's LIMIT_DOCUMENT_BYTES)`,
@@ -185,14 +193,14 @@ export class DocumentsService {
     return text;
   }
 
-  private prepareNew(body: unknown, index?: number): NewDocument {
+  private prepareNew(body: unknown, index?: number): VersionedNew {
     const where = index === undefined ? '' : `/documents/${index}`;
     if (!isObject(body)) throw new ApiError('validation_failed', 'A document is a JSON object', [{ path: where || '/', message: 'must be an object' }]);
     checkFields(body, where);
     const generated = body.id === undefined;
     const id = generated ? newId() : checkDocumentId(body.id);
     const data = userFields(body);
-    return { id, data, text: this.serialize(data), generated };
+    return { id, data, text: this.serialize(data), generated, version: '' };
   }
 
   /**
@@ -257,9 +265,18 @@ export class DocumentsService {
    */
   private async insert(tx: Transaction, databaseId: string, collection: string, items: VersionedNew[], now: string, defer = true) {
     if (defer && items.every((d) => d.generated) && deferDocuments(tx, databaseId, collection, items, now)) return;
-    const jp = this.store.dialect.jsonParam;
-    for (let start = 0; start < items.length; start += 500) {
-      const chunk = items.slice(start, start + 500);
+    const { jsonParam: jp, insertRows } = this.store.dialect;
+    if (insertRows === 1 && jp === '?') {
+      // One prepared statement run per row (SQLite, store.ts insertRows); a taken id changes no row.
+      for (const d of items) {
+        if ((await tx.run(INSERT_ONE_DOCUMENT, [databaseId, collection, d.id, d.text, now, now, d.version])) === 0) {
+          throw new ApiError('conflict', `A document with id '${d.id}' already exists in collection '${collection}'`);
+        }
+      }
+      return;
+    }
+    for (let start = 0; start < items.length; start += insertRows) {
+      const chunk = items.slice(start, start + insertRows);
       const params: Param[] = chunk.flatMap((d) => [databaseId, collection, d.id, d.text, now, now, d.version]);
       const inserted = await tx.all<{ id: string }>(
         `INSERT INTO documents (database_id, collection, id, data, created_at, updated_at, version) VALUES ${chunk.map(() => `(?, ?, ?, ${jp}, ?, ?, ?)`).join(', ')}
@@ -310,7 +327,9 @@ export class DocumentsService {
     const now = this.now();
     const docs = items.map((d) => toDocument(d.id, d.data, now, now));
     if (scope) for (const [i, doc] of docs.entries()) checkCreate(scope, doc, (bodies[i] as JsonObject).id !== undefined, collection, i);
-    const result = `{"documents":${documentArrayJson(items.map((d) => documentJson(d.id, d.text, now, now)))}}`;
+    // Each document's JSON text, built once: the answer, and the event's document in the log.
+    const texts = items.map((d) => documentJson(d.id, d.text, now, now));
+    const result = `{"documents":${documentArrayJson(texts)}}`;
     if (docs.length === 0) {
       if (options.record) await this.store.transaction((tx) => options.record!(tx, result));
       return result;
@@ -319,14 +338,13 @@ export class DocumentsService {
       databaseId,
       async (tx, stamp) => {
         // One event per document in input order, consecutive ids: the versions taken in that order.
-        await this.insert(
-          tx,
-          databaseId,
-          collection,
-          items.map((d) => ({ ...d, version: stamp.take() })),
-          now,
-        );
-        return { result, changes: docs.map((document) => ({ collection, type: 'document.created' as const, document, previous: null, timestamp: now })) };
+        for (const d of items) d.version = stamp.take();
+        await this.insert(tx, databaseId, collection, items, now);
+        const changes = new Array<NewChange>(docs.length);
+        for (let i = 0; i < docs.length; i++) {
+          changes[i] = { collection, type: 'document.created', document: docs[i], previous: null, timestamp: now, documentText: texts[i] };
+        }
+        return { result, changes };
       },
       options.record,
     );

@@ -184,6 +184,14 @@ export interface Dialect {
   readonly serialWriters: boolean;
   /** Whether INSERT/UPDATE may appear inside WITH (several writes in one statement, one round trip). */
   readonly writableCte: boolean;
+  /**
+   * Rows one INSERT of many rows should carry. PostgreSQL: as many as the parameter limit allows
+   * (each statement is a round trip). SQLite: one, a prepared single-row statement run per row, since
+   * there is no round trip to save and SQLite binds and plans a 700-parameter VALUES list (with
+   * RETURNING) for more CPU than 100 runs of a 7-parameter one (issue 30's profile: 2.2 → 1.6 ms of
+   * CPU per bulk of 100 documents).
+   */
+  readonly insertRows: number;
   /** Selects a JSON column as text. */
   jsonText(column: string): string;
   /** The bytes of a JSON column's text (UTF-8), without ` AS ` in it (it may be a select column's expression). */
