@@ -21,7 +21,7 @@ export function checkFields(value: unknown, where = ''): void {
 /**
  * Depth first, each object's names before its values, the last member first: the order in which
  * the first problem is found and named. The path of a value is only spelt out for a refusal
- * (`at`): a bulk of 100 documents built ~3 strings per field before (issue 30's profile).
+ * (`at`): a bulk of 100 documents built ~3 strings per field before (the bulk profile in BENCHMARKS.md).
  * Recursive: callers pass parsed bodies, whose nesting the parser bounded (json/nesting.ts).
  */
 function visit(v: unknown, keys: Array<string | number>, at: () => string): void {

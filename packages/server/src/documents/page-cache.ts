@@ -35,7 +35,7 @@ const MAX_ENTRIES = 10_000;
  * lists/s against 5,197–5,762 with the cache off, PostgreSQL 2,532–2,820 against 3,256–3,415: the
  * version read, one more round trip there, and keeping the answer), while a hit costs about a third
  * of a read: caching pays above roughly a quarter of hits. So a database written between most of
- * its lists pays the misses of one window in eight at first, then of one in 113 (issue 30: with a
+ * its lists pays the misses of one window in eight at first, then of one in 113 (with a
  * fixed skip a fifth of list-busy's lists on PostgreSQL still read the version for nothing), and
  * one read more than written keeps its cache; a database whose lists start to repeat finds out
  * within SKIP × 2^MAX_DOUBLINGS lists.

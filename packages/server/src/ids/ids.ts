@@ -6,7 +6,7 @@ import { randomFillSync } from 'node:crypto';
  * that starts at a random value in each new millisecond and counts up within one (past 2^32 the
  * millisecond moves on), then 42 random bits. Written here because a bulk of 100 documents spent
  * ~4 % of its time in that package's two 16-byte arrays per id and its 256-byte random refills
- * (issue 30's profile): this draws from a 4 KiB pool and writes the text straight from a table.
+ * (the bulk profile in BENCHMARKS.md): this draws from a 4 KiB pool and writes the text straight from a table.
  */
 export function newId(): string {
   const now = Date.now();

@@ -24,7 +24,7 @@ export function parseJsonBody(text: string, maxDepth: number): unknown {
  * Whether the parsed value of `text` may hold what checkJson refuses; false only when it cannot: a
  * `__proto__` key, NUL or a lone surrogate in a string or key can only come from the text as is or
  * from a `\u` escape. One scan of the text instead of a walk of every value (a bulk of 100
- * documents: issue 30's profile).
+ * documents: the bulk profile in BENCHMARKS.md).
  */
 function mayHoldUnstorable(text: string): boolean {
   return text.includes('\\u') || text.includes('__proto__') || UNSTORABLE.test(text);

@@ -188,7 +188,7 @@ export interface Dialect {
    * Rows one INSERT of many rows should carry. PostgreSQL: as many as the parameter limit allows
    * (each statement is a round trip). SQLite: one, a prepared single-row statement run per row, since
    * there is no round trip to save and SQLite binds and plans a 700-parameter VALUES list (with
-   * RETURNING) for more CPU than 100 runs of a 7-parameter one (issue 30's profile: 2.2 → 1.6 ms of
+   * RETURNING) for more CPU than 100 runs of a 7-parameter one (the bulk profile in BENCHMARKS.md: 2.2 → 1.6 ms of
    * CPU per bulk of 100 documents).
    */
   readonly insertRows: number;

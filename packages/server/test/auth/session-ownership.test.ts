@@ -1,4 +1,4 @@
-// Who owns what around sessions (issue 24, "ownership where it belongs"): the source is read, not a
+// Who owns what around sessions (ownership where it belongs): the source is read, not a
 // server started, so a copy creeping back in fails here rather than drifting apart unnoticed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

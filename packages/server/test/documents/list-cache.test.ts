@@ -206,7 +206,7 @@ forEachStore('list cache', (kind) => {
     assert.deepEqual(await cacheCounts(t.server), { hit: before.hit + 1, miss: before.miss + 1 }, 'kept again after the skip');
   });
 
-  test('a database whose lists keep missing skips the cache longer each time; one window of hits sets it back (issue 30)', async () => {
+  test('a database whose lists keep missing skips the cache longer each time; one window of hits sets it back', async () => {
     // page-cache.ts: each window in a row under 8 hits doubles the skip (224, 448, …).
     const d = await t.server.createDatabase();
     const dApi = apiClient(t.server, d.secretKey);

@@ -76,7 +76,7 @@ forEachStore('bounded pages', (kind) => {
     assert.equal(all[all.length - 1].nextCursor, null);
   });
 
-  test('a page that may pass the bound is read in one statement: the sizes with the rows (issue 30)', async () => {
+  test('a page that may pass the bound is read in one statement: the sizes with the rows', async () => {
     const docs = Array.from({ length: 6 }, (_, i) => big(i));
     assert.equal((await request(t.server, 'POST', '/once/bulk', { key: t.db.secretKey, body: { documents: docs } })).status, 201);
     // Every statement that reads the collection's documents, while the lists run.

@@ -65,7 +65,7 @@ class Connection implements Queryable {
   private readonly cache = new LRUCache<string, Prepared>({ ...STATEMENT_CACHE, sizeCalculation: (_, sql) => Math.max(1, sql.length) });
   /**
    * The statement asked for last: a bulk runs one statement per row (dialect insertRows), and the
-   * LRU's lookup was a visible share of it (issue 30's profile). A statement the LRU dropped since
+   * LRU's lookup was a visible share of it (the bulk profile in BENCHMARKS.md). A statement the LRU dropped since
    * stays usable (nothing finalises it).
    */
   private last: { sql: string; p: Prepared } | undefined;
