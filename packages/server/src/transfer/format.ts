@@ -111,6 +111,7 @@ export const LEFT_BEHIND: Readonly<Record<string, string>> = {
   schema_migrations: 'each store has its own migrations',
   server_secrets: 'secrets of the whole store (the list cursor key): the target makes its own',
   file_jobs: 'byte removals in progress belong to the old byte store',
+  file_thumb_claims: 'thumbnails being made right now: the target makes its own on first request',
   idempotency_keys: 'recorded answers of recent writes (kept 24 hours): retries after a move write anew',
   document_search: 'search words: the import indexes the documents of searched collections as they arrive',
   search_builds: 'search back-fills in progress: the import indexes every document itself',
