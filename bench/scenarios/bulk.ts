@@ -13,6 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { random } from '../lib/documents.ts';
 import { LOAD, measure, type LoadTarget, type Measurement } from '../lib/load.ts';
 import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
@@ -34,16 +35,7 @@ const WORDS = (
   'oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'
 ).split(' ');
 const STATUSES = ['open', 'closed', 'pending'];
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = random; // the same seeded generator as the bench's own documents (lib/documents.ts)
 const words = (rand: () => number, n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
 function makeDoc(rand: () => number, i: number): Record<string, unknown> {
   return {
