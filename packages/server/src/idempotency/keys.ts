@@ -1,25 +1,36 @@
 import { ApiError } from '../errors.ts';
-import { deferAnswer } from '../changes/append.ts';
+import { deferKeyRow } from '../changes/append.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Store, Transaction } from '../store/store.ts';
 
 /**
  * Idempotency keys (API.md §1.2), as rows of `idempotency_keys` (migration 13): one per key a
- * caller used, holding the fingerprint of its request and, once it committed, its 2xx answer.
+ * caller used, holding the fingerprint of its request and its 2xx answer.
  *
- * A request first claims its key in a statement of its own (committed at once, beside the write's
- * transaction, so a concurrent request with the key sees the claim and gets 409). The write's own
- * transaction then writes the answer into the claim row: in the database's commit group as part
- * of the group's last statement (changes/append.ts deferAnswer: no round trip on the group's
- * connection, whose round trips bound a database's write rate), else as a statement of its own.
- * The answer is thus recorded if and only if the write committed, whatever happens to the process
- * after COMMIT. A failed request releases its claim; a claim without an answer (the process died
- * before COMMIT) lapses after CLAIM_TTL_MS. Answers are kept KEEP_MS, then pruned.
+ * A request looks its key up first (a read beside the write): a recorded answer is replayed, a
+ * live row with another fingerprint is 422, a claim without an answer is 409. Otherwise the write
+ * runs, and the key's row, fingerprint and answer at once, is written by the write's own
+ * transaction, last: it is recorded if and only if the write committed, whatever happens to the
+ * process after COMMIT, and nothing is left to release when the write fails. A request racing
+ * another with the same key finds, when its transaction writes the row, that the key is taken:
+ * its write is rolled back and it gets 409 (or 422 for another fingerprint).
  *
- * Where the store runs writes one at a time (SQLite: `dialect.serialWriters`) no other write can
- * run between a claim and the write, so the claim is not committed on its own (a second write
- * transaction per request, measured at half the insert rate): the key is looked up, and its row,
- * claim and answer at once, is the write's last statement.
+ * No claim is committed before the write: a committed claim was a second transaction per keyed
+ * write (on SQLite half the insert rate; on PostgreSQL a round trip and a commit on another
+ * connection, measured at a third of the insert rate). Concurrent keyed requests need no
+ * claim to be told apart, since the row's unique key decides between them at COMMIT: on SQLite
+ * writes run one at a time, and on PostgreSQL the second INSERT of a key waits for the first
+ * transaction and then sees its row.
+ *
+ * On PostgreSQL a write in its database's commit group leaves the row to the group's last
+ * statement (changes/append.ts deferKeyRow: no round trip on the group's connection, whose round
+ * trips bound a database's write rate). If a key there is already taken, the group runs again with
+ * each member writing its own row (CommitGroup: `alone`), so only the member that lost the key
+ * fails. A key whose row lapsed (a claim with no answer, older than CLAIM_TTL_MS) or expired
+ * (older than KEEP_MS) is taken over by the write's own statement.
+ *
+ * Claims without an answer no longer come from this code, but a row of the earlier build (or a
+ * test) may hold one: it still answers 409 until it lapses. Answers are kept KEEP_MS, then pruned.
  */
 
 /** A claim without an answer is released after this long (§1.2: "none within 60 seconds"). */
@@ -43,12 +54,10 @@ export interface KeyedRequest {
   fingerprint: string;
 }
 
-/** A key this request holds: complete it in the write's transaction, or release it. */
+/** A key this request may take: its row is written in the write's transaction. */
 export interface Claim {
-  /** Records the answer inside the write's transaction. */
+  /** Records the key with its answer inside the write's transaction; 409 or 422 if another request took the key meanwhile. */
   record(tx: Transaction, answer: RecordedAnswer): Promise<void>;
-  /** Frees the key after a failed request. */
-  release(): Promise<void>;
 }
 
 /** What a claim found: the key is ours, or an answer to replay. */
@@ -61,6 +70,12 @@ interface Row {
   body: string | null;
 }
 
+const reused = () =>
+  new ApiError(
+    'idempotency_key_reused',
+    'This Idempotency-Key was used for another request (method, path, query, If-Match or body differ): use a new key for a new request',
+  );
+
 const running = () =>
   new ApiError('conflict', 'A request with this Idempotency-Key is still running: retry in a moment to get its answer', undefined, { retryAfter: 1 });
 
@@ -71,119 +86,50 @@ export class IdempotencyKeys {
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * PostgreSQL: a claim (or its release) commits without waiting for its WAL to reach the disk
-   * (`synchronous_commit = off` for that one statement's transaction). Waiting was a whole fsync per
-   * keyed request, as long as the insert itself (10 ms per claim measured here, 2 ms without). Safe
-   * because the WAL is flushed in order: the write's own COMMIT, synchronous, comes after its
-   * claim, so once the write is durable its claim is too; a claim lost with a PostgreSQL crash
-   * belonged to a write that was not durable either, and its key is rightly free. A lost release
-   * lapses after CLAIM_TTL_MS, as when the process dies. Other sessions see the claim at once all
-   * the same (a 409 across instances). Statements on SQLite, where claims are not committed apart, are unchanged.
-   */
-  private get unflushed(): string {
-    return this.store.dialect.name === 'postgres' ? "WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)) " : '';
-  }
-  /** The FROM that makes the INSERT evaluate `unflushed` (a CTE nobody reads is not run). */
-  private get fromUnflushed(): string {
-    return this.store.dialect.name === 'postgres' ? ' FROM unflushed' : '';
-  }
-  /** The same for a DELETE. */
-  private get whereUnflushed(): string {
-    return this.store.dialect.name === 'postgres' ? ' AND EXISTS (SELECT FROM unflushed)' : '';
-  }
-
   private iso(ms = 0): string {
     return new Date(this.clock.now() + ms).toISOString();
   }
 
   /**
-   * Claims the key, or finds what an earlier request with it left: its answer when the
-   * fingerprints agree (replay), 409 while it runs, 422 for another fingerprint. A free key, a
-   * lapsed claim or an answer older than KEEP_MS is claimed anew in one statement, so of two
-   * requests racing for a key exactly one claims it.
+   * Finds what an earlier request with the key left: its answer when the fingerprints agree
+   * (replay), 409 while it runs, 422 for another fingerprint; else the key is free, and the write
+   * records it (`claimed`).
    */
   async claim(r: KeyedRequest): Promise<ClaimResult> {
-    if (this.store.dialect.serialWriters) {
-      const found = await this.found(r);
-      return found ? { replay: found } : { claimed: this.claimInWrite(r) };
-    }
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const now = this.iso();
-      const claimed = await this.store.all(
-        `${this.unflushed}INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) SELECT ?, ?, ?, ?, ?${this.fromUnflushed}
-         ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
-           claimed_at = EXCLUDED.claimed_at, status = NULL, etag = NULL, body = NULL
-         WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?
-         RETURNING 1`,
-        [r.scope, r.key, r.databaseId, r.fingerprint, now, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
-      );
-      if (claimed.length) return { claimed: this.claimOf(r, now) };
-      const found = await this.found(r);
-      // Released between the two statements: claim again.
-      if (found) return { replay: found };
-    }
-    throw running();
+    const row = await this.store.get<Row & { claimed_at: string }>(
+      'SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE scope = ? AND key = ?',
+      [r.scope, r.key],
+    );
+    const live = row !== undefined && row.claimed_at >= this.iso(-KEEP_MS) && !(row.status === null && row.claimed_at < this.iso(-CLAIM_TTL_MS));
+    if (!live) return { claimed: this.claimInWrite(r, row === undefined) };
+    if (row.fingerprint !== r.fingerprint) throw reused();
+    if (row.status === null) throw running();
+    return { replay: { status: Number(row.status), body: row.body, etag: row.etag } };
   }
 
   /**
-   * What a live row of the key says: its answer to replay (same fingerprint), 422 (another), 409
-   * (a claim still running); undefined when there is none, or only a lapsed one.
+   * The key's row, written by the write: deferred to the commit group's last statement where
+   * there is one and the key had no row (`fresh`), else by a statement of its own that takes over
+   * a lapsed or expired row and finds a live one (another request took the key meanwhile: 409, or
+   * 422 for another fingerprint; the write is rolled back).
    */
-  private async found(r: KeyedRequest): Promise<RecordedAnswer | undefined> {
-    const row = await this.store.get<Row & { claimed_at: string }>(
-      'SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE scope = ? AND key = ? AND claimed_at >= ?',
-      [r.scope, r.key, this.iso(-KEEP_MS)],
-    );
-    if (!row || (row.status === null && row.claimed_at < this.iso(-CLAIM_TTL_MS))) return undefined;
-    if (row.fingerprint !== r.fingerprint) {
-      throw new ApiError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was used for another request (method, path, query, If-Match or body differ): use a new key for a new request',
-      );
-    }
-    if (row.status === null) throw running();
-    return { status: Number(row.status), body: row.body, etag: row.etag };
-  }
-
-  /** A claim made by the write itself (serial writers): the key's row with its answer, taking over a lapsed or expired row; 409 if another took the key. */
-  private claimInWrite(r: KeyedRequest): Claim {
+  private claimInWrite(r: KeyedRequest, fresh: boolean): Claim {
     return {
       record: async (tx, answer) => {
+        const claimedAt = this.iso();
+        const row = { scope: r.scope, key: r.key, fingerprint: r.fingerprint, claimed_at: claimedAt, ...answer };
+        if (fresh && deferKeyRow(tx, r.databaseId, JSON.stringify(row))) return;
         const inserted = await tx.all(
           `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
              claimed_at = EXCLUDED.claimed_at, status = EXCLUDED.status, etag = EXCLUDED.etag, body = EXCLUDED.body
            WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?
            RETURNING 1`,
-          [r.scope, r.key, r.databaseId, r.fingerprint, this.iso(), answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
+          [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
         );
-        if (inserted.length === 0) throw running();
-      },
-      // Nothing was committed before the write: nothing to release.
-      release: async () => undefined,
-    };
-  }
-
-  private claimOf(r: KeyedRequest, claimedAt: string): Claim {
-    const mine = 'scope = ? AND key = ? AND claimed_at = ? AND status IS NULL';
-    return {
-      record: async (tx, answer) => {
-        const row = { scope: r.scope, key: r.key, claimed_at: claimedAt, ...answer };
-        if (deferAnswer(tx, r.databaseId, JSON.stringify(row))) return;
-        const n = await tx.run(`UPDATE idempotency_keys SET status = ?, etag = ?, body = ? WHERE ${mine}`, [
-          answer.status,
-          answer.etag,
-          answer.body,
-          r.scope,
-          r.key,
-          claimedAt,
-        ]);
-        // The claim lapsed (the write took over CLAIM_TTL_MS) and another request took the key: writing now could write twice.
-        if (n !== 1) throw running();
-      },
-      release: async () => {
-        await this.store.run(`${this.unflushed}DELETE FROM idempotency_keys WHERE ${mine}${this.whereUnflushed}`, [r.scope, r.key, claimedAt]);
+        if (inserted.length > 0) return;
+        const taken = await tx.get<{ fingerprint: string }>('SELECT fingerprint FROM idempotency_keys WHERE scope = ? AND key = ?', [r.scope, r.key]);
+        throw taken && taken.fingerprint !== r.fingerprint ? reused() : running();
       },
     };
   }
