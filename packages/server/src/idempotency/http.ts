@@ -88,16 +88,20 @@ export async function answerIdempotently(
 export const sendReplay = (reply: FastifyReply, answer: RecordedAnswer): FastifyReply => send(reply.header('idempotent-replayed', 'true'), answer);
 
 /**
- * Looks the key up, then runs the write with the recorder of its transaction (which records the
- * key with its answer); or finds the answer to replay (nothing runs). 409 while the key's first
- * request runs, 422 for another fingerprint.
+ * Runs the write with the recorder of its transaction, which records the key with its answer; if
+ * it fails, what an earlier request with the key left decides (IdempotencyKeys.afterFailure): its
+ * answer to replay (nothing was written), 422 for another fingerprint, 409 while it runs, or the
+ * write's own error.
  */
 export async function claimed<T>(
   keys: IdempotencyKeys,
   r: KeyedRequest,
   run: (record: NonNullable<Recorder>) => Promise<T>,
 ): Promise<{ replay: RecordedAnswer } | { result: T }> {
-  const found = await keys.claim(r);
-  if ('replay' in found) return found;
-  return { result: await run((tx, a) => found.claimed.record(tx, a)) };
+  const claim = keys.claim(r);
+  try {
+    return { result: await run((tx, a) => claim.record(tx, a)) };
+  } catch (e) {
+    return { replay: await keys.afterFailure(r, e) };
+  }
 }

@@ -7,30 +7,29 @@ import type { Store, Transaction } from '../store/store.ts';
  * Idempotency keys (API.md §1.2), as rows of `idempotency_keys` (migration 13): one per key a
  * caller used, holding the fingerprint of its request and its 2xx answer.
  *
- * A request looks its key up first (a read beside the write): a recorded answer is replayed, a
- * live row with another fingerprint is 422, a claim without an answer is 409. Otherwise the write
- * runs, and the key's row, fingerprint and answer at once, is written by the write's own
- * transaction, last: it is recorded if and only if the write committed, whatever happens to the
- * process after COMMIT, and nothing is left to release when the write fails. A request racing
- * another with the same key finds, when its transaction writes the row, that the key is taken:
- * its write is rolled back and it gets 409 (or 422 for another fingerprint).
+ * A keyed write runs as if its key were new, and its own transaction writes the key's row,
+ * fingerprint and answer at once, last: the answer is recorded if and only if the write committed,
+ * whatever happens to the process after COMMIT, and nothing is left to release when the write
+ * fails. If the key is taken (by an earlier request, or one racing this one: on SQLite writes run
+ * one at a time, and on PostgreSQL the second INSERT of a key waits for the first transaction and
+ * then sees its row) the write is rolled back, and only then is the key looked up
+ * (`afterFailure`): a recorded answer with the same fingerprint is replayed, another fingerprint
+ * is 422, a request still running is 409. A write that fails for any other reason is looked up
+ * the same way, so that a retry whose write can no longer succeed as it did the first time (a
+ * create with its own id, an `If-Match`, a delete) still gets the first answer.
  *
- * No claim is committed before the write: a committed claim was a second transaction per keyed
- * write (on SQLite half the insert rate; on PostgreSQL a round trip and a commit on another
- * connection, measured at a third of the insert rate). Concurrent keyed requests need no
- * claim to be told apart, since the row's unique key decides between them at COMMIT: on SQLite
- * writes run one at a time, and on PostgreSQL the second INSERT of a key waits for the first
- * transaction and then sees its row.
+ * So a fresh key costs the write one row and no read: no claim committed beforehand (a second
+ * transaction per keyed write: half the insert rate on SQLite) and no look-up (on PostgreSQL a
+ * statement on another connection, as costly as the rest of the key). A retry pays for a write
+ * that is rolled back; retries are rare.
  *
- * On PostgreSQL a write in its database's commit group leaves the row to the group's last
+ * On PostgreSQL a write in its database's commit group leaves its row to the group's last
  * statement (changes/append.ts deferKeyRow: no round trip on the group's connection, whose round
- * trips bound a database's write rate). If a key there is already taken, the group runs again with
- * each member writing its own row (CommitGroup: `alone`), so only the member that lost the key
- * fails. A key whose row lapsed (a claim with no answer, older than CLAIM_TTL_MS) or expired
- * (older than KEEP_MS) is taken over by the write's own statement.
- *
- * Claims without an answer no longer come from this code, but a row of the earlier build (or a
- * test) may hold one: it still answers 409 until it lapses. Answers are kept KEEP_MS, then pruned.
+ * trips bound a database's write rate). If a key there is taken, the group runs again with each
+ * member writing its own row (CommitGroup: `alone`), so only the write that lost the key fails.
+ * A key whose row lapsed (a claim with no answer older than CLAIM_TTL_MS: the earlier build
+ * claimed keys before their write) or expired (older than KEEP_MS) is taken over by the write's
+ * own statement. Answers are kept KEEP_MS, then pruned.
  */
 
 /** A claim without an answer is released after this long (§1.2: "none within 60 seconds"). */
@@ -54,14 +53,14 @@ export interface KeyedRequest {
   fingerprint: string;
 }
 
-/** A key this request may take: its row is written in the write's transaction. */
+/** A key a request means to take: its row is written in the write's transaction. */
 export interface Claim {
-  /** Records the key with its answer inside the write's transaction; 409 or 422 if another request took the key meanwhile. */
+  /** Records the key with its answer inside the write's transaction; throws (rolling the write back) if the key is taken. */
   record(tx: Transaction, answer: RecordedAnswer): Promise<void>;
 }
 
-/** What a claim found: the key is ours, or an answer to replay. */
-export type ClaimResult = { claimed: Claim } | { replay: RecordedAnswer };
+/** Thrown by `Claim.record` when the key is taken: `afterFailure` finds by whom. */
+class KeyTaken extends Error {}
 
 interface Row {
   fingerprint: string;
@@ -90,35 +89,13 @@ export class IdempotencyKeys {
     return new Date(this.clock.now() + ms).toISOString();
   }
 
-  /**
-   * Finds what an earlier request with the key left: its answer when the fingerprints agree
-   * (replay), 409 while it runs, 422 for another fingerprint; else the key is free, and the write
-   * records it (`claimed`).
-   */
-  async claim(r: KeyedRequest): Promise<ClaimResult> {
-    const row = await this.store.get<Row & { claimed_at: string }>(
-      'SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE scope = ? AND key = ?',
-      [r.scope, r.key],
-    );
-    const live = row !== undefined && row.claimed_at >= this.iso(-KEEP_MS) && !(row.status === null && row.claimed_at < this.iso(-CLAIM_TTL_MS));
-    if (!live) return { claimed: this.claimInWrite(r, row === undefined) };
-    if (row.fingerprint !== r.fingerprint) throw reused();
-    if (row.status === null) throw running();
-    return { replay: { status: Number(row.status), body: row.body, etag: row.etag } };
-  }
-
-  /**
-   * The key's row, written by the write: deferred to the commit group's last statement where
-   * there is one and the key had no row (`fresh`), else by a statement of its own that takes over
-   * a lapsed or expired row and finds a live one (another request took the key meanwhile: 409, or
-   * 422 for another fingerprint; the write is rolled back).
-   */
-  private claimInWrite(r: KeyedRequest, fresh: boolean): Claim {
+  /** The key's row of a keyed write: deferred to the commit group's last statement where there is one, else a statement of its own. */
+  claim(r: KeyedRequest): Claim {
     return {
       record: async (tx, answer) => {
         const claimedAt = this.iso();
         const row = { scope: r.scope, key: r.key, fingerprint: r.fingerprint, claimed_at: claimedAt, ...answer };
-        if (fresh && deferKeyRow(tx, r.databaseId, JSON.stringify(row))) return;
+        if (deferKeyRow(tx, r.databaseId, JSON.stringify(row))) return;
         const inserted = await tx.all(
           `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
@@ -127,11 +104,33 @@ export class IdempotencyKeys {
            RETURNING 1`,
           [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
         );
-        if (inserted.length > 0) return;
-        const taken = await tx.get<{ fingerprint: string }>('SELECT fingerprint FROM idempotency_keys WHERE scope = ? AND key = ?', [r.scope, r.key]);
-        throw taken && taken.fingerprint !== r.fingerprint ? reused() : running();
+        if (inserted.length === 0) throw new KeyTaken();
       },
     };
+  }
+
+  /**
+   * After a keyed write failed (`error`, once its transaction settled): what an earlier request
+   * with the key left decides the answer: its recorded answer when the fingerprints agree
+   * (returned, to replay), 422 for another fingerprint, 409 while it runs. Without such a request
+   * the write's own error stands (409 when it lost its key to a request that then failed).
+   */
+  async afterFailure(r: KeyedRequest, error: unknown): Promise<RecordedAnswer> {
+    const own = error instanceof KeyTaken ? running() : error;
+    let row: (Row & { claimed_at: string }) | undefined;
+    try {
+      row = await this.store.get<Row & { claimed_at: string }>(
+        'SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE scope = ? AND key = ?',
+        [r.scope, r.key],
+      );
+    } catch {
+      throw own;
+    }
+    const live = row !== undefined && row.claimed_at >= this.iso(-KEEP_MS) && !(row.status === null && row.claimed_at < this.iso(-CLAIM_TTL_MS));
+    if (!row || !live) throw own;
+    if (row.fingerprint !== r.fingerprint) throw reused();
+    if (row.status === null) throw running();
+    return { status: Number(row.status), body: row.body, etag: row.etag };
   }
 
   /** Deletes up to `batch` answers and claims past KEEP_MS; returns how many (a job calls it until fewer). */

@@ -67,6 +67,25 @@ forEachStore('idempotency keys', (kind) => {
     assert.equal(await count('batched'), 1);
   });
 
+  test('a retry whose write would now fail (its own id taken, its If-Match stale) is still a replay, and writes nothing', async () => {
+    const created = await api.request('POST', '/orders/docs', { body: { id: `${kind}-own-id`, n: 1 }, ...key('own-id') });
+    assertStatus(created, 201, 'create with its own id');
+    const etag = created.headers.get('etag')!;
+    const events = t.server.changes.length;
+    const again = await api.request('POST', '/orders/docs', { body: { id: `${kind}-own-id`, n: 1 }, ...key('own-id') });
+    assertStatus(again, 201, 'the retry: a replay, not 409 for the id');
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.text, created.text);
+    const patch = { body: { n: 2 }, ...key('if-match', { 'if-match': etag }) };
+    const patched = await api.request('PATCH', `/orders/docs/${kind}-own-id`, patch);
+    assertStatus(patched, 200, 'PATCH with If-Match');
+    const retried = await api.request('PATCH', `/orders/docs/${kind}-own-id`, patch);
+    assertStatus(retried, 200, 'the retry: a replay, not 412 for the old version');
+    assert.equal(retried.headers.get('idempotent-replayed'), 'true');
+    assert.equal(retried.text, patched.text);
+    assert.equal(t.server.changes.length, events + 1, 'one event: the PATCH, once');
+  });
+
   test('a failed request records nothing: the key is free again', async () => {
     assertError(await api.request('PATCH', '/orders/docs/missing', { body: { a: 1 }, ...key('fails') }), 404, 'not_found');
     const created = await api.post<Doc>('/orders/docs', { id: 'made-later' }, 201);
