@@ -92,20 +92,20 @@ export function deferDocuments(
  * Inside the database's commit group: leaves an idempotency key's row (API.md §1.2), with its
  * answer, for the group's `end`, which inserts it in the same statement as the events, so a keyed
  * write costs its group no round trip (idempotency/keys.ts), and returns true; false outside a
- * group, or when the group runs each member alone (the caller writes the row itself). `row`: the
- * JSON text of `{scope, key, fingerprint, claimed_at, status, etag, body}`. If a key is taken by
+ * group, or when the group runs each member alone (the caller writes the row itself). `row`: makes
+ * the JSON text of `{scope, key, fingerprint, claimed_at, status, etag, body}`. If a key is taken by
  * the time `end` inserts it, `end` makes the group run again with its members alone
  * (GroupConflict), so that only the write that lost the key fails. Rolled back alone, the write
  * takes its row back out.
  */
-export function deferKeyRow(tx: Pick<Transaction, 'group' | 'onRollback'>, databaseId: string, row: string): boolean {
+export function deferKeyRow(tx: Pick<Transaction, 'group' | 'onRollback'>, databaseId: string, row: () => string): boolean {
   if (tx.group?.key !== groupKey(databaseId) || tx.group.alone || !tx.onRollback) return false;
   const pending = tx.group.state as Pending;
   const before = pending.keyRows.length;
   tx.onRollback(() => {
     pending.keyRows.length = before;
   });
-  pending.keyRows.push(row);
+  pending.keyRows.push(row());
   return true;
 }
 

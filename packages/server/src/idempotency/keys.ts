@@ -94,8 +94,8 @@ export class IdempotencyKeys {
     return {
       record: async (tx, answer) => {
         const claimedAt = this.iso();
-        const row = { scope: r.scope, key: r.key, fingerprint: r.fingerprint, claimed_at: claimedAt, ...answer };
-        if (deferKeyRow(tx, r.databaseId, JSON.stringify(row))) return;
+        if (deferKeyRow(tx, r.databaseId, () => JSON.stringify({ scope: r.scope, key: r.key, fingerprint: r.fingerprint, claimed_at: claimedAt, ...answer })))
+          return;
         const inserted = await tx.all(
           `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
