@@ -71,8 +71,21 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** A fresh Idempotency-Key: a random UUID (Web Crypto: browsers and Node 20). */
-const newKey = (): string => globalThis.crypto.randomUUID();
+/**
+ * A fresh Idempotency-Key: a UUIDv7 (RFC 9562: 48 bits of milliseconds, then 74 random bits from
+ * Web Crypto, in browsers and Node 20). Keys in time order are cheaper for the server to keep
+ * than random ones: each lands at the end of its caller's keys in the server's index, where the
+ * previous one was, instead of on a page of its own. Written here rather than taken from the
+ * `uuid` package to keep the SDK free of another dependency for twelve lines.
+ */
+export function newKey(now = Date.now()): string {
+  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  for (let i = 5, t = now; i >= 0; i--, t = Math.floor(t / 256)) b[i] = t % 256;
+  b[6] = 0x70 | (b[6] & 0x0f);
+  b[8] = 0x80 | (b[8] & 0x3f);
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /**
  * Seconds to wait before retrying a failure, or undefined when it is not retried: a 429 always

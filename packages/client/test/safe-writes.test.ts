@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { SvcError, type UpdateDocument } from '../src/index.ts';
+import { newKey } from '../src/http.ts';
 import { fixture, forward, listenLocal, type Fixture } from './helpers.ts';
 
 interface Post {
@@ -83,6 +84,13 @@ describe('safe writes in the SDK', () => {
     await assert.rejects(svc.collection('orders').get('o2'), (x: unknown) => x instanceof SvcError && x.status === 404);
   });
 
+  test("the SDK's Idempotency-Keys are UUIDv7s: the time first, so they sort in the order they were made", () => {
+    assert.match(newKey(0x0123456789ab), /^01234567-89ab-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const keys = [1_000, 2_000, 1_700_000_000_000, 1_700_000_000_001].map((t) => newKey(t));
+    assert.deepEqual([...keys].sort(), keys);
+    assert.notEqual(newKey(5), newKey(5));
+  });
+
   test('a write whose answer is lost is retried with the same Idempotency-Key: created once', async () => {
     // A real proxy that forwards the first write to the server, then drops the answer (a phone losing signal).
     const seen: Array<{ method: string; key: string | undefined }> = [];
@@ -118,6 +126,9 @@ describe('safe writes in the SDK', () => {
       await svc.collection('retried').update(created.id, { $inc: { n: 1 } });
       assert.equal(seen[2].key, undefined);
       assert.ok(seen[3].key && seen[3].key !== seen[0].key);
+      // UUIDv7s: in time order, so the server's index of keys grows at its end.
+      assert.match(seen[0].key, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      assert.ok(seen[3].key.slice(0, 13) >= seen[0].key.slice(0, 13), 'a later write, a key no earlier');
     } finally {
       await proxy.close();
     }

@@ -1,4 +1,4 @@
-import type { CommitGroup, Dialect, Param, Queryable, Transaction } from '../store/store.ts';
+import { type CommitGroup, type Dialect, GroupConflict, type Param, type Queryable, type Transaction } from '../store/store.ts';
 import type { ChangeEvent, NewChange } from './events.ts';
 
 /**
@@ -54,8 +54,8 @@ interface Pending {
   search: string | null;
   /** New documents the group's writes left for its `end` to insert (deferDocuments), each a JSON object's text. */
   documents: string[];
-  /** Answers of idempotency keys the group's writes left for its `end` to record (deferInGroup), as JSON objects' text. */
-  answers: string[];
+  /** Idempotency keys' rows the group's writes left for its `end` to insert (deferKeyRow), as JSON objects' text. */
+  keyRows: string[];
 }
 
 /**
@@ -89,20 +89,23 @@ export function deferDocuments(
 }
 
 /**
- * Inside the database's commit group: leaves an idempotency key's answer (API.md §1.2) for the
- * group's `end`, which writes it into the key's claim row in the same statement as the events, so
- * a keyed write costs its group no round trip (idempotency/keys.ts); returns false outside a group
- * (the caller writes it itself). `answer`: the JSON text of `{scope, key, claimed_at, status, etag,
- * body}`. Rolled back alone, the write takes it back out.
+ * Inside the database's commit group: leaves an idempotency key's row (API.md §1.2), with its
+ * answer, for the group's `end`, which inserts it in the same statement as the events, so a keyed
+ * write costs its group no round trip (idempotency/keys.ts), and returns true; false outside a
+ * group, or when the group runs each member alone (the caller writes the row itself). `row`: makes
+ * the JSON text of `{scope, key, fingerprint, claimed_at, status, etag, body}`. If a key is taken by
+ * the time `end` inserts it, `end` makes the group run again with its members alone
+ * (GroupConflict), so that only the write that lost the key fails. Rolled back alone, the write
+ * takes its row back out.
  */
-export function deferAnswer(tx: Pick<Transaction, 'group' | 'onRollback'>, databaseId: string, answer: string): boolean {
-  if (tx.group?.key !== groupKey(databaseId) || !tx.onRollback) return false;
+export function deferKeyRow(tx: Pick<Transaction, 'group' | 'onRollback'>, databaseId: string, row: () => string): boolean {
+  if (tx.group?.key !== groupKey(databaseId) || tx.group.alone || !tx.onRollback) return false;
   const pending = tx.group.state as Pending;
-  const before = pending.answers.length;
+  const before = pending.keyRows.length;
   tx.onRollback(() => {
-    pending.answers.length = before;
+    pending.keyRows.length = before;
   });
-  pending.answers.push(answer);
+  pending.keyRows.push(row());
   return true;
 }
 
@@ -144,7 +147,7 @@ export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<P
         [databaseId],
       );
       // No row: the database is gone, and the writes fail on their foreign keys.
-      return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map(), search: row?.search ?? null, documents: [], answers: [] };
+      return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map(), search: row?.search ?? null, documents: [], keyRows: [] };
     },
     end: (q, pending) => writePending(q, dialect, databaseId, pending),
   };
@@ -172,16 +175,16 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
 
 /**
  * The group's `end`, one statement of a fixed text whatever the group holds: the counter moved
- * to the last event, each collection's count by its delta, the events and the deferred documents,
- * each set bound as one JSON array (`dialect.jsonRecords`). A fixed text stays a named prepared
- * statement, so PostgreSQL neither parses nor plans it per group, and svc binds 8 parameters
- * instead of 14 per write.
+ * to the last event, each collection's count by its delta, the events, the deferred documents and
+ * idempotency keys' rows, each set bound as one JSON array (`dialect.jsonRecords`). A fixed text
+ * stays a named prepared statement, so PostgreSQL neither parses nor plans it per group, and svc
+ * binds 10 parameters per group instead of some per write.
  */
 async function writePending(q: Queryable, dialect: Dialect, databaseId: string, pending: Pending): Promise<void> {
-  const { events, documents, answers } = pending;
-  if (events.length === 0 && answers.length === 0) return;
+  const { events, documents, keyRows } = pending;
+  if (events.length === 0 && keyRows.length === 0) return;
   const deltas = [...pending.deltas].filter(([, d]) => d !== 0).map(([name, delta]) => ({ name, delta }));
-  await q.run(writePendingSql(dialect), [
+  const written = await q.get<{ keys: string | number }>(writePendingSql(dialect), [
     String(pending.next - 1n),
     databaseId,
     databaseId,
@@ -190,8 +193,11 @@ async function writePending(q: Queryable, dialect: Dialect, databaseId: string, 
     `[${events.join(',')}]`,
     databaseId,
     `[${documents.join(',')}]`,
-    `[${answers.join(',')}]`,
+    databaseId,
+    `[${keyRows.join(',')}]`,
   ]);
+  // A key another request took since this one looked it up (it committed first, or is in this group too).
+  if (Number(written?.keys) !== keyRows.length) throw new GroupConflict('an idempotency key was taken by another request');
 }
 
 /**
@@ -222,10 +228,11 @@ const buildWritePendingSql = (records: NonNullable<Dialect['jsonRecords']>) =>
            ])} RETURNING 1),
    docs AS (INSERT INTO documents (database_id, collection, id, data, created_at, updated_at, version)
             SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at, d.version FROM ${records('d', ['collection text', 'id text', 'data jsonb', 'at text', 'version bigint'])} RETURNING 1),
-   idem AS (UPDATE idempotency_keys k SET status = a.status, etag = a.etag, body = a.body
-            FROM ${records('a', ['scope text', 'key text', 'claimed_at text', 'status int', 'etag text', 'body text'])}
-            WHERE k.scope = a.scope AND k.key = a.key AND k.claimed_at = a.claimed_at AND k.status IS NULL RETURNING 1)
-   SELECT 1`;
+   idem AS (INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body)
+            SELECT a.scope, a.key, CAST(? AS text), a.fingerprint, a.claimed_at, a.status, a.etag, a.body
+            FROM ${records('a', ['scope text', 'key text', 'fingerprint text', 'claimed_at text', 'status int', 'etag text', 'body text'])}
+            ON CONFLICT (scope, key) DO NOTHING RETURNING 1)
+   SELECT (SELECT count(*) FROM idem) AS keys`;
 
 /**
  * An event as a row of `writePending`'s events, JSON object text (its JSON columns as JSON values,

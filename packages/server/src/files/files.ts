@@ -48,7 +48,7 @@ export function createFiles(deps: FilesDeps): Files {
   const bytes = deps.bytes ?? openByteStore(config.files);
   const service = new FilesService({ store, maxDatabaseBytes: config.files.maxDatabaseBytes, inTransaction: deps.inTransaction, onChange: deps.onChange });
   // Idempotency-Key on uploads (§1.2): the documents' keys, in the same table.
-  const uploadKeys = new UploadKeys(new IdempotencyKeys(store, clock), log);
+  const uploadKeys = new UploadKeys(new IdempotencyKeys(store, clock));
   const cleanup = new Cleanup({ store, bytes, clock, log, retryBaseMs: 1000, orphanAgeMs: config.files.orphanAgeMs });
   const api = new FilesApi({
     store,

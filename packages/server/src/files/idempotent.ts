@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../http/auth.ts';
 import { claimed, fingerprint, keyOf, type Recorder, scopeOf, send, sendReplay } from '../idempotency/http.ts';
 import type { IdempotencyKeys, RecordedAnswer } from '../idempotency/keys.ts';
@@ -10,8 +10,8 @@ export type FileRecorder = (tx: Transaction, stored: StoredFile) => Promise<void
 
 /**
  * `Idempotency-Key` on `POST /files/:bucket` (§1.2). The body is streamed to the byte store, so
- * what it was is known only once its bytes are stored: the key is claimed (or its answer found)
- * at that point, between the bytes and the record's transaction, which records the answer. A
+ * what it was is known only once its bytes are stored: the key is looked up (its answer found)
+ * at that point, between the bytes and the record's transaction, which records it. A
  * replay, a 409 or a 422 throws from `create`, and the uploader removes the bytes it just stored.
  *
  * The body's part of the fingerprint is the file's SHA-256 (the meter hashed the bytes on the
@@ -23,10 +23,7 @@ export class UploadKeys {
   /** The answer each keyed request is to send: the one recorded (fresh or replayed). */
   private readonly answers = new WeakMap<FastifyRequest, { answer: RecordedAnswer; replayed: boolean }>();
 
-  constructor(
-    private readonly keys: IdempotencyKeys,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+  constructor(private readonly keys: IdempotencyKeys) {}
 
   /** 400 for a malformed key, before any byte is read. */
   check(request: FastifyRequest): void {
@@ -50,15 +47,11 @@ export class UploadKeys {
       fingerprint: fingerprint(request, body),
     };
     let answer: RecordedAnswer | undefined;
-    const done = await claimed(
-      this.keys,
-      keyed,
-      (record: NonNullable<Recorder>) =>
-        create((tx, stored) => {
-          answer = { status: 201, body: JSON.stringify(stored.file), etag: `"${stored.version}"` };
-          return record(tx, answer);
-        }),
-      this.log,
+    const done = await claimed(this.keys, keyed, (record: NonNullable<Recorder>) =>
+      create((tx, stored) => {
+        answer = { status: 201, body: JSON.stringify(stored.file), etag: `"${stored.version}"` };
+        return record(tx, answer);
+      }),
     );
     if ('replay' in done) {
       this.answers.set(request, { answer: done.replay, replayed: true });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { rawJsonBody } from '../http/body.ts';
 import type { Transaction } from '../store/store.ts';
@@ -64,7 +64,7 @@ export function send(reply: FastifyReply, answer: RecordedAnswer): FastifyReply 
 /**
  * Answers a writing request under its Idempotency-Key, if it has one (§1.2): claims the key for
  * its caller, runs the write with a recorder for its transaction, and sends its answer; replays a
- * recorded answer with `Idempotent-Replayed: true`; releases the claim when the write fails.
+ * recorded answer with `Idempotent-Replayed: true`.
  * `crashAfterCommit`: tests only (config.testCrashAfterCommitKey).
  */
 export async function answerIdempotently(
@@ -77,7 +77,7 @@ export async function answerIdempotently(
 ): Promise<FastifyReply> {
   const key = keyOf(request);
   if (key === undefined) return send(reply, await run(undefined));
-  const done = await claimed(keys, { ...(await caller()), key, fingerprint: fingerprint(request) }, run, request.log);
+  const done = await claimed(keys, { ...(await caller()), key, fingerprint: fingerprint(request) }, run);
   if ('replay' in done) return sendReplay(reply, done.replay);
   // Committed with its answer: a crash now must leave the retry a replay (test/multi-instance/safe-writes.test.ts).
   if (crashAfterCommit !== undefined && key === crashAfterCommit) process.kill(process.pid, 'SIGKILL');
@@ -88,22 +88,20 @@ export async function answerIdempotently(
 export const sendReplay = (reply: FastifyReply, answer: RecordedAnswer): FastifyReply => send(reply.header('idempotent-replayed', 'true'), answer);
 
 /**
- * Claims the key, then runs the write with the recorder of its transaction; or finds the answer
- * to replay (nothing runs). 409 while the key's first request runs, 422 for another fingerprint;
- * a write that fails releases the claim.
+ * Runs the write with the recorder of its transaction, which records the key with its answer; if
+ * it fails, what an earlier request with the key left decides (IdempotencyKeys.afterFailure): its
+ * answer to replay (nothing was written), 422 for another fingerprint, 409 while it runs, or the
+ * write's own error.
  */
 export async function claimed<T>(
   keys: IdempotencyKeys,
   r: KeyedRequest,
   run: (record: NonNullable<Recorder>) => Promise<T>,
-  log: FastifyBaseLogger,
 ): Promise<{ replay: RecordedAnswer } | { result: T }> {
-  const found = await keys.claim(r);
-  if ('replay' in found) return found;
+  const claim = keys.claim(r);
   try {
-    return { result: await run((tx, a) => found.claimed.record(tx, a)) };
+    return { result: await run((tx, a) => claim.record(tx, a)) };
   } catch (e) {
-    await found.claimed.release().catch((err: unknown) => log.warn({ err }, 'releasing an idempotency key failed (it lapses in 60 s)'));
-    throw e;
+    return { replay: await keys.afterFailure(r, e) };
   }
 }

@@ -1,25 +1,35 @@
 import { ApiError } from '../errors.ts';
-import { deferAnswer } from '../changes/append.ts';
+import { deferKeyRow } from '../changes/append.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Store, Transaction } from '../store/store.ts';
 
 /**
  * Idempotency keys (API.md §1.2), as rows of `idempotency_keys` (migration 13): one per key a
- * caller used, holding the fingerprint of its request and, once it committed, its 2xx answer.
+ * caller used, holding the fingerprint of its request and its 2xx answer.
  *
- * A request first claims its key in a statement of its own (committed at once, beside the write's
- * transaction, so a concurrent request with the key sees the claim and gets 409). The write's own
- * transaction then writes the answer into the claim row: in the database's commit group as part
- * of the group's last statement (changes/append.ts deferAnswer: no round trip on the group's
- * connection, whose round trips bound a database's write rate), else as a statement of its own.
- * The answer is thus recorded if and only if the write committed, whatever happens to the process
- * after COMMIT. A failed request releases its claim; a claim without an answer (the process died
- * before COMMIT) lapses after CLAIM_TTL_MS. Answers are kept KEEP_MS, then pruned.
+ * A keyed write runs as if its key were new, and its own transaction writes the key's row,
+ * fingerprint and answer at once, last: the answer is recorded if and only if the write committed,
+ * whatever happens to the process after COMMIT, and nothing is left to release when the write
+ * fails. If the key is taken (by an earlier request, or one racing this one: on SQLite writes run
+ * one at a time, and on PostgreSQL the second INSERT of a key waits for the first transaction and
+ * then sees its row) the write is rolled back, and only then is the key looked up
+ * (`afterFailure`): a recorded answer with the same fingerprint is replayed, another fingerprint
+ * is 422, a request still running is 409. A write that fails for any other reason is looked up
+ * the same way, so that a retry whose write can no longer succeed as it did the first time (a
+ * create with its own id, an `If-Match`, a delete) still gets the first answer.
  *
- * Where the store runs writes one at a time (SQLite: `dialect.serialWriters`) no other write can
- * run between a claim and the write, so the claim is not committed on its own (a second write
- * transaction per request, measured at half the insert rate): the key is looked up, and its row,
- * claim and answer at once, is the write's last statement.
+ * So a fresh key costs the write one row and no read: no claim committed beforehand (a second
+ * transaction per keyed write: half the insert rate on SQLite) and no look-up (on PostgreSQL a
+ * statement on another connection, as costly as the rest of the key). A retry pays for a write
+ * that is rolled back; retries are rare.
+ *
+ * On PostgreSQL a write in its database's commit group leaves its row to the group's last
+ * statement (changes/append.ts deferKeyRow: no round trip on the group's connection, whose round
+ * trips bound a database's write rate). If a key there is taken, the group runs again with each
+ * member writing its own row (CommitGroup: `alone`), so only the write that lost the key fails.
+ * A key whose row lapsed (a claim with no answer older than CLAIM_TTL_MS: the earlier build
+ * claimed keys before their write) or expired (older than KEEP_MS) is taken over by the write's
+ * own statement. Answers are kept KEEP_MS, then pruned.
  */
 
 /** A claim without an answer is released after this long (§1.2: "none within 60 seconds"). */
@@ -43,16 +53,14 @@ export interface KeyedRequest {
   fingerprint: string;
 }
 
-/** A key this request holds: complete it in the write's transaction, or release it. */
+/** A key a request means to take: its row is written in the write's transaction. */
 export interface Claim {
-  /** Records the answer inside the write's transaction. */
+  /** Records the key with its answer inside the write's transaction; throws (rolling the write back) if the key is taken. */
   record(tx: Transaction, answer: RecordedAnswer): Promise<void>;
-  /** Frees the key after a failed request. */
-  release(): Promise<void>;
 }
 
-/** What a claim found: the key is ours, or an answer to replay. */
-export type ClaimResult = { claimed: Claim } | { replay: RecordedAnswer };
+/** Thrown by `Claim.record` when the key is taken: `afterFailure` finds by whom. */
+class KeyTaken extends Error {}
 
 interface Row {
   fingerprint: string;
@@ -60,6 +68,12 @@ interface Row {
   etag: string | null;
   body: string | null;
 }
+
+const reused = () =>
+  new ApiError(
+    'idempotency_key_reused',
+    'This Idempotency-Key was used for another request (method, path, query, If-Match or body differ): use a new key for a new request',
+  );
 
 const running = () =>
   new ApiError('conflict', 'A request with this Idempotency-Key is still running: retry in a moment to get its answer', undefined, { retryAfter: 1 });
@@ -71,121 +85,52 @@ export class IdempotencyKeys {
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * PostgreSQL: a claim (or its release) commits without waiting for its WAL to reach the disk
-   * (`synchronous_commit = off` for that one statement's transaction). Waiting was a whole fsync per
-   * keyed request, as long as the insert itself (10 ms per claim measured here, 2 ms without). Safe
-   * because the WAL is flushed in order: the write's own COMMIT, synchronous, comes after its
-   * claim, so once the write is durable its claim is too; a claim lost with a PostgreSQL crash
-   * belonged to a write that was not durable either, and its key is rightly free. A lost release
-   * lapses after CLAIM_TTL_MS, as when the process dies. Other sessions see the claim at once all
-   * the same (a 409 across instances). Statements on SQLite, where claims are not committed apart, are unchanged.
-   */
-  private get unflushed(): string {
-    return this.store.dialect.name === 'postgres' ? "WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)) " : '';
-  }
-  /** The FROM that makes the INSERT evaluate `unflushed` (a CTE nobody reads is not run). */
-  private get fromUnflushed(): string {
-    return this.store.dialect.name === 'postgres' ? ' FROM unflushed' : '';
-  }
-  /** The same for a DELETE. */
-  private get whereUnflushed(): string {
-    return this.store.dialect.name === 'postgres' ? ' AND EXISTS (SELECT FROM unflushed)' : '';
-  }
-
   private iso(ms = 0): string {
     return new Date(this.clock.now() + ms).toISOString();
   }
 
-  /**
-   * Claims the key, or finds what an earlier request with it left: its answer when the
-   * fingerprints agree (replay), 409 while it runs, 422 for another fingerprint. A free key, a
-   * lapsed claim or an answer older than KEEP_MS is claimed anew in one statement, so of two
-   * requests racing for a key exactly one claims it.
-   */
-  async claim(r: KeyedRequest): Promise<ClaimResult> {
-    if (this.store.dialect.serialWriters) {
-      const found = await this.found(r);
-      return found ? { replay: found } : { claimed: this.claimInWrite(r) };
-    }
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const now = this.iso();
-      const claimed = await this.store.all(
-        `${this.unflushed}INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) SELECT ?, ?, ?, ?, ?${this.fromUnflushed}
-         ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
-           claimed_at = EXCLUDED.claimed_at, status = NULL, etag = NULL, body = NULL
-         WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?
-         RETURNING 1`,
-        [r.scope, r.key, r.databaseId, r.fingerprint, now, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
-      );
-      if (claimed.length) return { claimed: this.claimOf(r, now) };
-      const found = await this.found(r);
-      // Released between the two statements: claim again.
-      if (found) return { replay: found };
-    }
-    throw running();
-  }
-
-  /**
-   * What a live row of the key says: its answer to replay (same fingerprint), 422 (another), 409
-   * (a claim still running); undefined when there is none, or only a lapsed one.
-   */
-  private async found(r: KeyedRequest): Promise<RecordedAnswer | undefined> {
-    const row = await this.store.get<Row & { claimed_at: string }>(
-      'SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE scope = ? AND key = ? AND claimed_at >= ?',
-      [r.scope, r.key, this.iso(-KEEP_MS)],
-    );
-    if (!row || (row.status === null && row.claimed_at < this.iso(-CLAIM_TTL_MS))) return undefined;
-    if (row.fingerprint !== r.fingerprint) {
-      throw new ApiError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was used for another request (method, path, query, If-Match or body differ): use a new key for a new request',
-      );
-    }
-    if (row.status === null) throw running();
-    return { status: Number(row.status), body: row.body, etag: row.etag };
-  }
-
-  /** A claim made by the write itself (serial writers): the key's row with its answer, taking over a lapsed or expired row; 409 if another took the key. */
-  private claimInWrite(r: KeyedRequest): Claim {
+  /** The key's row of a keyed write: deferred to the commit group's last statement where there is one, else a statement of its own. */
+  claim(r: KeyedRequest): Claim {
     return {
       record: async (tx, answer) => {
+        const claimedAt = this.iso();
+        if (deferKeyRow(tx, r.databaseId, () => JSON.stringify({ scope: r.scope, key: r.key, fingerprint: r.fingerprint, claimed_at: claimedAt, ...answer })))
+          return;
         const inserted = await tx.all(
           `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
              claimed_at = EXCLUDED.claimed_at, status = EXCLUDED.status, etag = EXCLUDED.etag, body = EXCLUDED.body
            WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?
            RETURNING 1`,
-          [r.scope, r.key, r.databaseId, r.fingerprint, this.iso(), answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
+          [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
         );
-        if (inserted.length === 0) throw running();
+        if (inserted.length === 0) throw new KeyTaken();
       },
-      // Nothing was committed before the write: nothing to release.
-      release: async () => undefined,
     };
   }
 
-  private claimOf(r: KeyedRequest, claimedAt: string): Claim {
-    const mine = 'scope = ? AND key = ? AND claimed_at = ? AND status IS NULL';
-    return {
-      record: async (tx, answer) => {
-        const row = { scope: r.scope, key: r.key, claimed_at: claimedAt, ...answer };
-        if (deferAnswer(tx, r.databaseId, JSON.stringify(row))) return;
-        const n = await tx.run(`UPDATE idempotency_keys SET status = ?, etag = ?, body = ? WHERE ${mine}`, [
-          answer.status,
-          answer.etag,
-          answer.body,
-          r.scope,
-          r.key,
-          claimedAt,
-        ]);
-        // The claim lapsed (the write took over CLAIM_TTL_MS) and another request took the key: writing now could write twice.
-        if (n !== 1) throw running();
-      },
-      release: async () => {
-        await this.store.run(`${this.unflushed}DELETE FROM idempotency_keys WHERE ${mine}${this.whereUnflushed}`, [r.scope, r.key, claimedAt]);
-      },
-    };
+  /**
+   * After a keyed write failed (`error`, once its transaction settled): what an earlier request
+   * with the key left decides the answer: its recorded answer when the fingerprints agree
+   * (returned, to replay), 422 for another fingerprint, 409 while it runs. Without such a request
+   * the write's own error stands (409 when it lost its key to a request that then failed).
+   */
+  async afterFailure(r: KeyedRequest, error: unknown): Promise<RecordedAnswer> {
+    const own = error instanceof KeyTaken ? running() : error;
+    let row: (Row & { claimed_at: string }) | undefined;
+    try {
+      row = await this.store.get<Row & { claimed_at: string }>(
+        'SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE scope = ? AND key = ?',
+        [r.scope, r.key],
+      );
+    } catch {
+      throw own;
+    }
+    const live = row !== undefined && row.claimed_at >= this.iso(-KEEP_MS) && !(row.status === null && row.claimed_at < this.iso(-CLAIM_TTL_MS));
+    if (!row || !live) throw own;
+    if (row.fingerprint !== r.fingerprint) throw reused();
+    if (row.status === null) throw running();
+    return { status: Number(row.status), body: row.body, etag: row.etag };
   }
 
   /** Deletes up to `batch` answers and claims past KEEP_MS; returns how many (a job calls it until fewer). */

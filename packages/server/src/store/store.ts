@@ -111,9 +111,11 @@ export interface Transaction extends Queryable {
   /**
    * The commit group this transaction runs in, and the state its `begin` returned for this shared
    * transaction (PostgresStore, for a `transaction(fn, group)`); undefined when it runs on its own
-   * (every other transaction, and every SQLite one: that store ignores groups).
+   * (every other transaction, and every SQLite one: that store ignores groups). `alone`: the group
+   * runs again, each member in its savepoint, after its `end` threw GroupConflict: a member writes
+   * itself what it would have left to `end`, so that a conflict is its own.
    */
-  readonly group?: { readonly key: string; readonly state: unknown };
+  readonly group?: { readonly key: string; readonly state: unknown; readonly alone?: boolean };
   /**
    * Present on a member of a shared transaction (`group` set): runs `fn` if this member's work is
    * undone while the shared transaction goes on (its savepoint rolled back), so in-memory state it
@@ -152,6 +154,13 @@ export interface CommitGroup<State = unknown> {
   end(q: Queryable, state: State): Promise<void>;
 }
 
+/**
+ * Thrown by a CommitGroup's `end` when a row it writes for one of the members conflicts (a unique
+ * key taken): the store runs the group again, each member alone in its savepoint (`group.alone`),
+ * so that the conflict fails only the member it belongs to.
+ */
+export class GroupConflict extends Error {}
+
 /** Runs the callbacks a committed transaction registered (see Transaction.afterCommit). */
 export function runAfterCommit(callbacks: Array<() => void>): void {
   for (const fn of callbacks) {
@@ -176,12 +185,6 @@ export interface Dialect {
   readonly lockRows: string;
   /** Appended to a SELECT that claims queue rows: locks them and skips rows another transaction holds ('' where writers are serial). */
   readonly claimRows: string;
-  /**
-   * Whether the store runs writing transactions one at a time (SQLite's one writer): then a row
-   * written inside a transaction is as good as a claim committed before it, since no other writer
-   * runs meanwhile (idempotency/keys.ts). False where writers run concurrently (PostgreSQL).
-   */
-  readonly serialWriters: boolean;
   /** Whether INSERT/UPDATE may appear inside WITH (several writes in one statement, one round trip). */
   readonly writableCte: boolean;
   /**

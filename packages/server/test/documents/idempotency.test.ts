@@ -67,6 +67,25 @@ forEachStore('idempotency keys', (kind) => {
     assert.equal(await count('batched'), 1);
   });
 
+  test('a retry whose write would now fail (its own id taken, its If-Match stale) is still a replay, and writes nothing', async () => {
+    const created = await api.request('POST', '/orders/docs', { body: { id: `${kind}-own-id`, n: 1 }, ...key('own-id') });
+    assertStatus(created, 201, 'create with its own id');
+    const etag = created.headers.get('etag')!;
+    const events = t.server.changes.length;
+    const again = await api.request('POST', '/orders/docs', { body: { id: `${kind}-own-id`, n: 1 }, ...key('own-id') });
+    assertStatus(again, 201, 'the retry: a replay, not 409 for the id');
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.text, created.text);
+    const patch = { body: { n: 2 }, ...key('if-match', { 'if-match': etag }) };
+    const patched = await api.request('PATCH', `/orders/docs/${kind}-own-id`, patch);
+    assertStatus(patched, 200, 'PATCH with If-Match');
+    const retried = await api.request('PATCH', `/orders/docs/${kind}-own-id`, patch);
+    assertStatus(retried, 200, 'the retry: a replay, not 412 for the old version');
+    assert.equal(retried.headers.get('idempotent-replayed'), 'true');
+    assert.equal(retried.text, patched.text);
+    assert.equal(t.server.changes.length, events + 1, 'one event: the PATCH, once');
+  });
+
   test('a failed request records nothing: the key is free again', async () => {
     assertError(await api.request('PATCH', '/orders/docs/missing', { body: { a: 1 }, ...key('fails') }), 404, 'not_found');
     const created = await api.post<Doc>('/orders/docs', { id: 'made-later' }, 201);
@@ -154,5 +173,25 @@ forEachStore('idempotency keys', (kind) => {
     );
     assert.equal(answers.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null).length, 1);
     assert.equal(await count('racing'), 1);
+  });
+
+  test('a write that loses its key to a concurrent one fails alone: writes beside it with other keys commit', async () => {
+    // Sent together, so that on PostgreSQL they share commit groups, where the key rows are written by one statement for all.
+    const others = Array.from({ length: 10 }, (_, i) => api.request('POST', '/shared/docs', { body: { other: i }, ...key(`other-${i}`) }));
+    const bodies = [...Array.from({ length: 6 }, () => ({ same: 1 })), ...Array.from({ length: 4 }, (_, i) => ({ differing: i }))];
+    const contested = bodies.map((body) => api.request('POST', '/shared/docs', { body, ...key('contested') }));
+    const [o, c] = await Promise.all([Promise.all(others), Promise.all(contested)]);
+    for (const r of o) assertStatus(r, 201, 'a write with a key of its own');
+    const fresh = c.flatMap((r, i) => (r.status === 201 && r.headers.get('idempotent-replayed') === null ? [i] : []));
+    assert.equal(fresh.length, 1, c.map((r) => r.status).join());
+    const winner = JSON.stringify(bodies[fresh[0]]);
+    for (const [i, r] of c.entries()) {
+      if (i === fresh[0]) continue;
+      // The same request again: 409 while the first ran, else its replay; another request with the key: 422 (or 409 while it ran).
+      if (JSON.stringify(bodies[i]) === winner && r.status === 201) assert.equal(r.text, c[fresh[0]].text, 'a replay of the winner');
+      else assert.ok(r.status === 409 || r.status === 422, `${r.status} ${r.text}`);
+      if (JSON.stringify(bodies[i]) !== winner) assert.notEqual(r.status, 201);
+    }
+    assert.equal(await count('shared'), 11);
   });
 });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { runAfterCommit, type CommitGroup, type Transaction } from '../store.ts';
+import { type CommitGroup, GroupConflict, runAfterCommit, type Transaction } from '../store.ts';
 import type { PgStatements } from './statements.ts';
 import { isConnectionError } from './errors.ts';
 import { abort, BeginningQueryable, commit, PgQueryable, PgTransaction, withSession, type Session } from './queryable.ts';
@@ -24,6 +24,7 @@ type Outcome = { ok: true; value: unknown; tx: PgTransaction } | { ok: false; er
 interface GroupRun {
   readonly key: string;
   readonly state: unknown;
+  readonly alone: boolean;
 }
 
 /** One attempt at a shared transaction: the members' outcomes, and its own error if it failed. */
@@ -149,7 +150,7 @@ export class GroupCommit {
   /**
    * One shared transaction, direct or each member in a savepoint; never throws. `take` gives its
    * members once `begin` returned (or it failed); those the time budget leaves out go back to the
-   * head of the queue, and `ran` is called once no more members will run.
+   * head of the queue, and `ran` is called once no more members will run and `end` has run.
    */
   private async attempt(queue: Queue, take: () => Member[], savepoints: boolean, ran: () => void): Promise<Attempt> {
     const { group } = queue;
@@ -160,7 +161,7 @@ export class GroupCommit {
         try {
           // BEGIN goes with begin's first statement (the lock): one round trip fewer per group.
           const first = new BeginningQueryable(s.client, this.statements);
-          const run = { key: group.key, state: await group.begin(first) };
+          const run = { key: group.key, state: await group.begin(first), alone: savepoints };
           await first.begun();
           members = take();
           const started = performance.now();
@@ -170,11 +171,13 @@ export class GroupCommit {
           }
           // Members the time budget left out go first next time.
           queue.members.unshift(...members.splice(outcomes.length));
-          ran();
           if (outcomes.some((o) => o.ok)) {
             await group.end(new PgQueryable(s.client, this.statements), run.state);
+            // Not before `end`: a GroupConflict runs this group again, which must take the lock before the next one does.
+            ran();
             await commit(s.client);
           } else {
+            ran();
             await s.client.query('ROLLBACK');
           }
           return { outcomes };
@@ -182,8 +185,10 @@ export class GroupCommit {
           members ??= take();
           const error = e instanceof NeedsUndo ? e.error : e;
           const reported = await abort(s, error);
-          // A lone member's failure is its own transaction's: nobody else to run again.
+          // A lone member's failure is its own transaction's: nobody else to run again. A conflict
+          // of `end` may be any member's: each runs again writing its own rows.
           if (e instanceof NeedsUndo && members.length > 1 && !s.broken) return { outcomes, retry: true };
+          if (e instanceof GroupConflict && !savepoints && !s.broken) return { outcomes, retry: true };
           return { outcomes, error: reported };
         }
       });

@@ -19,7 +19,6 @@ const dialect: Dialect = {
   insertRows: 500,
   lockRows: ' FOR UPDATE',
   claimRows: ' FOR UPDATE SKIP LOCKED',
-  serialWriters: false,
   jsonText: (column) => `${column}::text`,
   jsonBytes: (column) => `octet_length(${column}::text)`,
   jsonRecords: (alias, columns) => `jsonb_to_recordset(CAST(? AS jsonb)) AS ${alias}(${columns.join(', ')})`,

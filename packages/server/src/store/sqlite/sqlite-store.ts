@@ -21,7 +21,6 @@ const dialect: Dialect = {
   insertRows: 1,
   lockRows: '',
   claimRows: '',
-  serialWriters: true,
   jsonText: (column) => column,
   jsonBytes: (column) => `octet_length(${column})`,
   json: sqliteJson,
