@@ -111,9 +111,9 @@ export interface Transaction extends Queryable {
   /**
    * The commit group this transaction runs in, and the state its `begin` returned for this shared
    * transaction (PostgresStore, for a `transaction(fn, group)`); undefined when it runs on its own
-   * (every other transaction, and every SQLite one: that store ignores groups). `alone`: the group
-   * runs again, each member in its savepoint, after its `end` threw GroupConflict: a member writes
-   * itself what it would have left to `end`, so that a conflict is its own.
+   * (every other transaction, and every SQLite one: that store ignores groups). `alone`: this member
+   * runs again after its group's `end` threw GroupConflict: it writes itself what it would have
+   * left to `end`, so that a conflict is its own.
    */
   readonly group?: { readonly key: string; readonly state: unknown; readonly alone?: boolean };
   /**
@@ -156,8 +156,9 @@ export interface CommitGroup<State = unknown> {
 
 /**
  * Thrown by a CommitGroup's `end` when a row it writes for one of the members conflicts (a unique
- * key taken): the store runs the group again, each member alone in its savepoint (`group.alone`),
- * so that the conflict fails only the member it belongs to.
+ * key taken): nothing commits, and the store runs the members again, first in a later shared
+ * transaction, each writing its own rows (`group.alone`), so that the conflict fails only the
+ * member it belongs to.
  */
 export class GroupConflict extends Error {}
 

@@ -13,6 +13,8 @@ interface Queue {
 /** A transaction waiting for its group's next shared transaction. */
 interface Member {
   fn: (tx: Transaction) => Promise<unknown>;
+  /** Runs again after its group's `end` threw GroupConflict: writes itself what it would leave to `end` (Transaction.group.alone). */
+  alone?: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -24,7 +26,7 @@ type Outcome = { ok: true; value: unknown; tx: PgTransaction } | { ok: false; er
 interface GroupRun {
   readonly key: string;
   readonly state: unknown;
-  readonly alone: boolean;
+  readonly alone?: boolean;
 }
 
 /** One attempt at a shared transaction: the members' outcomes, and its own error if it failed. */
@@ -35,6 +37,8 @@ interface Attempt {
   error?: unknown;
   /** Direct mode met a failure it can't undo alone: run the members again, each in a savepoint. */
   retry?: boolean;
+  /** `end` threw GroupConflict (nothing committed): the members go first in the next shared transaction, each alone. */
+  requeue?: boolean;
 }
 
 /**
@@ -139,6 +143,14 @@ export class GroupCommit {
     const take = () => (members = queue.members.splice(0, MAX_GROUP_MEMBERS));
     let attempt = await this.attempt(queue, take, false, startNext);
     if (attempt.retry) attempt = await this.attempt(queue, () => members, true, startNext);
+    if (attempt.requeue) {
+      // A row `end` wrote for one of them (an idempotency key) was taken, and nothing committed: they
+      // run again first in a later shared transaction (so commit order stays settling order), each
+      // writing its own rows, so that only the member whose row was taken fails.
+      for (const m of members) m.alone = true;
+      queue.members.unshift(...members);
+      members = [];
+    }
     // Members are answered, and their afterCommit callbacks run (events announced), in commit order.
     await after;
     settle(members, attempt);
@@ -150,7 +162,7 @@ export class GroupCommit {
   /**
    * One shared transaction, direct or each member in a savepoint; never throws. `take` gives its
    * members once `begin` returned (or it failed); those the time budget leaves out go back to the
-   * head of the queue, and `ran` is called once no more members will run and `end` has run.
+   * head of the queue, and `ran` is called once no more members will run.
    */
   private async attempt(queue: Queue, take: () => Member[], savepoints: boolean, ran: () => void): Promise<Attempt> {
     const { group } = queue;
@@ -161,7 +173,7 @@ export class GroupCommit {
         try {
           // BEGIN goes with begin's first statement (the lock): one round trip fewer per group.
           const first = new BeginningQueryable(s.client, this.statements);
-          const run = { key: group.key, state: await group.begin(first), alone: savepoints };
+          const run = { key: group.key, state: await group.begin(first) };
           await first.begun();
           members = take();
           const started = performance.now();
@@ -172,9 +184,8 @@ export class GroupCommit {
           // Members the time budget left out go first next time.
           queue.members.unshift(...members.splice(outcomes.length));
           if (outcomes.some((o) => o.ok)) {
-            await group.end(new PgQueryable(s.client, this.statements), run.state);
-            // Not before `end`: a GroupConflict runs this group again, which must take the lock before the next one does.
             ran();
+            await group.end(new PgQueryable(s.client, this.statements), run.state);
             await commit(s.client);
           } else {
             ran();
@@ -185,10 +196,9 @@ export class GroupCommit {
           members ??= take();
           const error = e instanceof NeedsUndo ? e.error : e;
           const reported = await abort(s, error);
-          // A lone member's failure is its own transaction's: nobody else to run again. A conflict
-          // of `end` may be any member's: each runs again writing its own rows.
+          // A lone member's failure is its own transaction's: nobody else to run again.
           if (e instanceof NeedsUndo && members.length > 1 && !s.broken) return { outcomes, retry: true };
-          if (e instanceof GroupConflict && !savepoints && !s.broken) return { outcomes, retry: true };
+          if (e instanceof GroupConflict && !s.broken) return { outcomes, requeue: true };
           return { outcomes, error: reported };
         }
       });
@@ -200,7 +210,7 @@ export class GroupCommit {
 
   /** A member straight in the shared transaction (no savepoint). */
   private async direct(s: Session, group: GroupRun, m: Member): Promise<Outcome> {
-    const tx = new PgTransaction(s.client, this.statements, group);
+    const tx = new PgTransaction(s.client, this.statements, m.alone ? { ...group, alone: true } : group);
     try {
       return { ok: true, value: await m.fn(tx), tx };
     } catch (e) {
@@ -213,7 +223,7 @@ export class GroupCommit {
   /** A member in its savepoint: rolled back to it, alone, when it throws something the connection survives. */
   private async inSavepoint(s: Session, group: GroupRun, m: Member): Promise<Outcome> {
     await s.client.query('SAVEPOINT member');
-    const tx = new PgTransaction(s.client, this.statements, group);
+    const tx = new PgTransaction(s.client, this.statements, m.alone ? { ...group, alone: true } : group);
     try {
       const value = await m.fn(tx);
       await s.client.query('RELEASE member');
