@@ -96,15 +96,14 @@ export class IdempotencyKeys {
         const claimedAt = this.iso();
         if (deferKeyRow(tx, r.databaseId, () => JSON.stringify({ scope: r.scope, key: r.key, fingerprint: r.fingerprint, claimed_at: claimedAt, ...answer })))
           return;
-        const inserted = await tx.all(
+        const inserted = await tx.run(
           `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
              claimed_at = EXCLUDED.claimed_at, status = EXCLUDED.status, etag = EXCLUDED.etag, body = EXCLUDED.body
-           WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?
-           RETURNING 1`,
+           WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?`,
           [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
         );
-        if (inserted.length === 0) throw new KeyTaken();
+        if (inserted === 0) throw new KeyTaken();
       },
     };
   }
