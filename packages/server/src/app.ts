@@ -117,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.onChange?.(events);
   };
   const auth = createAuth({ store, config, limiter, clock, jobs, log: app.log, invalidation });
+  // Databases' settings (rules, bucket settings) kept per instance: documents and files read them on most requests.
+  const databaseSettings = new InvalidatedCache<string>(invalidation, cacheSize);
   const documents = createDocuments({
     store,
     limits: config.limits,
@@ -127,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs,
     cachedRuleReads: {
       invalidation,
-      settings: new InvalidatedCache<string>(invalidation, cacheSize),
+      settings: databaseSettings,
       sessionUser: (databaseId, token) => auth.sessions.userOf(databaseId, token),
     },
     pageCache: { invalidation, maxBytes: config.listCacheMb * 1024 * 1024, counted: metrics.countListCache },
@@ -143,6 +145,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs,
     log: app.log,
     onChange,
+    invalidation,
+    settings: databaseSettings,
     inTransaction: async (tx, databaseId, events) => {
       const hooks = await webhooks.enqueue.prefetch(tx, databaseId);
       if (hooks) await webhooks.enqueue.apply(tx, hooks, events);

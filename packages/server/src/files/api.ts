@@ -3,6 +3,7 @@ import { ApiError } from '../errors.ts';
 import { principalOf } from '../http/auth.ts';
 import { sessionTokenOf } from '../auth/request-session.ts';
 import type { Clock } from '../infra/clock.ts';
+import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
 import type { ByteStore } from '../infra/bytes/bytes.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import { rateLimitedError, rateLimitHeaders } from '../http/rate-limit.ts';
@@ -10,7 +11,7 @@ import type { CursorCodec } from '../documents/cursor.ts';
 import { checkCollection } from '../documents/names.ts';
 import { settingsAndSessionUser } from '../documents/rule-user.ts';
 import type { JsonObject } from '../json/merge-patch.ts';
-import type { RuleUser } from '../rules/rules.ts';
+import { settingsText, type RuleUser } from '../rules/rules.ts';
 import type { Store } from '../store/store.ts';
 import { bucketReadable, fileScope, type FileScope } from './access.ts';
 import { originalKey, thumbKey } from './keys.ts';
@@ -39,6 +40,8 @@ interface FilesApiDeps {
   publicUrl: string;
   maxPageSize: number;
   downloadsPerIp: number;
+  /** Databases' settings (JSON text) under `database:<id>`, shared with the documents' rules: read for every request without a session. */
+  settings?: InvalidatedCache<string>;
 }
 
 /** The caller of a file route: its database, settings, and (public keys) the signed-in user. */
@@ -73,9 +76,24 @@ export class FilesApi {
   private async caller(request: FastifyRequest): Promise<Caller> {
     const principal = principalOf(request);
     const isPublic = principal.kind === 'public';
-    const found = await settingsAndSessionUser(this.deps.store, this.deps.clock, principal.databaseId, isPublic ? sessionTokenOf(request) : undefined);
+    const token = isPublic ? sessionTokenOf(request) : undefined;
+    // A session's user is read with the settings, in one query; without one, the settings may come from memory.
+    const found =
+      token === undefined
+        ? await this.settingsOf(principal.databaseId).then((settings) => settings && { settings, user: undefined })
+        : await settingsAndSessionUser(this.deps.store, this.deps.clock, principal.databaseId, token);
     if (!found) throw new ApiError('not_found', `Database '${principal.databaseId}' not found`);
     return { databaseId: principal.databaseId, public: isPublic, settings: found.settings, user: found.user };
+  }
+
+  /** A database's settings (JSON text), from memory when kept; undefined when there is no such database. */
+  private async settingsOf(databaseId: string): Promise<string | undefined> {
+    const { store, clock, settings: cache } = this.deps;
+    if (!cache) return settingsText(store, databaseId);
+    return cache.get(`database:${databaseId}`, clock.now(), async () => {
+      const value = await settingsText(store, databaseId);
+      return value === undefined ? undefined : { value };
+    });
   }
 
   private scope(caller: Caller, bucket: string, operation: 'read' | 'create' | 'update' | 'delete'): FileScope | undefined {
@@ -227,10 +245,6 @@ export class FilesApi {
         : undefined;
     if (!found) throw fileNotFound(params.bucket, params.id);
     return this.send(request, reply, params.databaseId, settings!, found.file, query, true);
-  }
-
-  private async settingsOf(databaseId: string): Promise<string | undefined> {
-    return (await settingsAndSessionUser(this.deps.store, this.deps.clock, databaseId, undefined))?.settings;
   }
 
   /** Downloads without a key count against RATE_LIMIT_FILES_PER_IP (§12), not §5's per-IP limit. */

@@ -7,6 +7,8 @@ import type { Feature } from '../feature.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { ByteStore } from '../infra/bytes/bytes.ts';
 import { openByteStore } from '../infra/bytes/open.ts';
+import type { InvalidatedCache } from '../infra/invalidation/cache.ts';
+import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 import type { Jobs } from '../infra/jobs.ts';
 import type { Limiter } from '../infra/limiter/limiter.ts';
 import type { Store } from '../store/store.ts';
@@ -34,6 +36,10 @@ interface FilesDeps {
   inTransaction?: FileWriteHook;
   /** The byte store (default: the one STORAGE_URL names). */
   bytes?: ByteStore;
+  /** What keeps in-memory figures valid (the databases' file bytes, for the quota: usage.ts). */
+  invalidation?: Invalidation;
+  /** Databases' settings kept in memory, shared with the documents (files/api.ts). */
+  settings?: InvalidatedCache<string>;
 }
 
 export interface Files extends Feature {
@@ -46,7 +52,13 @@ export interface Files extends Feature {
 export function createFiles(deps: FilesDeps): Files {
   const { config, store, clock, log } = deps;
   const bytes = deps.bytes ?? openByteStore(config.files);
-  const service = new FilesService({ store, maxDatabaseBytes: config.files.maxDatabaseBytes, inTransaction: deps.inTransaction, onChange: deps.onChange });
+  const service = new FilesService({
+    store,
+    maxDatabaseBytes: config.files.maxDatabaseBytes,
+    inTransaction: deps.inTransaction,
+    onChange: deps.onChange,
+    invalidation: deps.invalidation,
+  });
   // Idempotency-Key on uploads (§1.2): the documents' keys, in the same table.
   const uploadKeys = new UploadKeys(new IdempotencyKeys(store, clock));
   const cleanup = new Cleanup({ store, bytes, clock, log, retryBaseMs: 1000, orphanAgeMs: config.files.orphanAgeMs });
@@ -64,6 +76,7 @@ export function createFiles(deps: FilesDeps): Files {
     publicUrl: config.publicUrl,
     maxPageSize: config.limits.pageSize,
     downloadsPerIp: config.files.downloadsPerIp,
+    settings: deps.settings,
   });
   return {
     service,

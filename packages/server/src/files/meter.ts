@@ -9,7 +9,7 @@ const HEAD_BYTES = 4100;
  * is below one socket read (64 KiB), so every chunk paused the request and resumed it on the next
  * tick; the byte store buffers as much (infra/bytes/local.ts), so this holds no more memory.
  */
-const PASS_BYTES = 1024 * 1024;
+const PASS_BYTES = 512 * 1024;
 
 /**
  * The bytes of an upload on their way to the byte store: counted, hashed and their head kept

@@ -6,6 +6,8 @@ import { columns, dataOf, fromRow, type FileRecord, type FileRow, type StoredFil
 import { enqueueRemoval } from './cleanup.ts';
 import type { FileRecorder } from './idempotent.ts';
 import { filePrefix } from './keys.ts';
+import { FileUsage } from './usage.ts';
+import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 
 /** Runs inside every file write's transaction, with its events (webhook deliveries). */
 export type FileWriteHook = (tx: Transaction, databaseId: string, events: ChangeEvent[]) => Promise<void>;
@@ -15,6 +17,8 @@ interface FilesServiceDeps {
   maxDatabaseBytes: number;
   inTransaction?: FileWriteHook;
   onChange?: (events: ChangeEvent[]) => void;
+  /** What keeps the databases' file bytes valid in memory between uploads (usage.ts); without it, each upload sums them. */
+  invalidation?: Invalidation;
 }
 
 /** Checks a record about to be written (the rule on the result); throws to refuse. */
@@ -26,7 +30,11 @@ type RecordCheck = (file: FileRecord) => void;
  * upload stored them before, a deletion queues their removal in the same transaction.
  */
 export class FilesService {
-  constructor(private readonly deps: FilesServiceDeps) {}
+  private readonly usage: FileUsage;
+
+  constructor(private readonly deps: FilesServiceDeps) {
+    this.usage = new FileUsage(deps.store.dialect, deps.invalidation);
+  }
 
   /** The record and version of one file, or undefined. */
   async find(databaseId: string, bucket: string, id: string): Promise<StoredFile | undefined> {
@@ -54,11 +62,13 @@ export class FilesService {
   async create(databaseId: string, file: FileRecord, record?: FileRecorder): Promise<StoredFile> {
     const { store } = this.deps;
     return store.transaction(async (tx) => {
+      const mark = this.usage.mark();
       const version = await this.record(tx, databaseId, file, 'file.created', null);
-      const used = await tx.get<{ n: string | number }>('SELECT CAST(COALESCE(SUM(size), 0) AS TEXT) AS n FROM files WHERE database_id = ?', [databaseId]);
-      if (Number(used?.n ?? 0) + file.size > this.deps.maxDatabaseBytes) {
+      const used = (await this.usage.before(tx, databaseId, version)) ?? (await this.bytesOf(tx, databaseId));
+      if (used + file.size > this.deps.maxDatabaseBytes) {
         throw new ApiError('quota_exceeded', `The database's files would exceed its ${this.deps.maxDatabaseBytes} bytes (LIMIT_STORAGE_BYTES_PER_DATABASE)`);
       }
+      this.usage.keep(tx, mark, databaseId, version, used + file.size);
       await tx.run(
         `INSERT INTO files (database_id, bucket, id, data, size, version, created_at, updated_at) VALUES (?, ?, ?, ${store.dialect.jsonParam}, ?, ?, ?, ?)`,
         [databaseId, file.bucket, file.id, dataOf(file), file.size, version, file.createdAt, file.updatedAt],
@@ -89,7 +99,11 @@ export class FilesService {
       check(current);
       const file: FileRecord = { ...current.file, ...change, updatedAt: now };
       result(file);
+      const mark = this.usage.mark();
       const version = await this.record(tx, databaseId, file, 'file.updated', current.file);
+      // A rename or new metadata: the bytes stay what they were.
+      const used = await this.usage.before(tx, databaseId, version);
+      if (used !== undefined) this.usage.keep(tx, mark, databaseId, version, used);
       await tx.run(`UPDATE files SET data = ${store.dialect.jsonParam}, version = ?, updated_at = ? WHERE database_id = ? AND bucket = ? AND id = ?`, [
         dataOf(file),
         version,
@@ -106,10 +120,13 @@ export class FilesService {
   async remove(databaseId: string, bucket: string, id: string, now: string, check: (current: StoredFile) => void): Promise<void> {
     const { store } = this.deps;
     await store.transaction(async (tx) => {
+      const mark = this.usage.mark();
       const current = await this.locked(tx, databaseId, bucket, id);
       check(current);
-      await this.record(tx, databaseId, current.file, 'file.deleted', null, now);
+      const version = await this.record(tx, databaseId, current.file, 'file.deleted', null, now);
       await tx.run('DELETE FROM files WHERE database_id = ? AND bucket = ? AND id = ?', [databaseId, bucket, id]);
+      const used = await this.usage.before(tx, databaseId, version);
+      if (used !== undefined) this.usage.keep(tx, mark, databaseId, version, used - current.file.size);
       await enqueueRemoval(tx, filePrefix(databaseId, id), now);
     });
   }
@@ -121,6 +138,12 @@ export class FilesService {
       [databaseId],
     );
     return rows.map((r) => ({ name: r.bucket, count: Number(r.n), bytes: Number(r.bytes) }));
+  }
+
+  /** The bytes of every file of the database, as this transaction sees them. */
+  private async bytesOf(tx: Transaction, databaseId: string): Promise<number> {
+    const row = await tx.get<{ n: string | number }>('SELECT CAST(COALESCE(SUM(size), 0) AS TEXT) AS n FROM files WHERE database_id = ?', [databaseId]);
+    return Number(row?.n ?? 0);
   }
 
   private async locked(tx: Transaction, databaseId: string, bucket: string, id: string): Promise<StoredFile> {

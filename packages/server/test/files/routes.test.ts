@@ -115,6 +115,40 @@ forEachStoreAndBytes('files: routes (API.md §12)', (kind, env) => {
     assert.ok(buckets.json.buckets[0].bytes <= 1024 * 1024);
   });
 
+  test('the quota follows every change of the files: deletions, renames, refusals, and other writes of the database in between', async () => {
+    const db = await t.server.createDatabase();
+    const up = async (size: number, name: string) => (await uploadRaw(t.server, db.secretKey, 'u', randomBytes(size), name)).status;
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await uploadRaw(t.server, db.secretKey, 'u', randomBytes(250 * 1024), `f${i}`);
+      assert.equal(r.status, 201);
+      ids.push(r.json.id);
+    }
+    // 1000 KiB of 1024: 24 KiB fit, 25 do not.
+    assert.equal(await up(25 * 1024, 'over'), 413);
+    assert.equal(await up(24 * 1024, 'fits'), 201);
+    assert.equal(await up(1, 'full'), 413);
+    assert.equal((await send(t.server, 'DELETE', `/files/u/${ids[0]}`, { key: db.secretKey })).status, 204);
+    const renamed = await send(t.server, 'PATCH', `/files/u/${ids[1]}`, {
+      key: db.secretKey,
+      body: JSON.stringify({ name: 'renamed' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(renamed.status, 200, renamed.bytes.toString());
+    // A document write takes an event of the same database between two uploads.
+    const doc = await send(t.server, 'POST', '/notes/docs', {
+      key: db.secretKey,
+      body: JSON.stringify({ a: 1 }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(doc.status, 201, doc.bytes.toString());
+    assert.equal(await up(250 * 1024 + 1, 'over-again'), 413);
+    assert.equal(await up(250 * 1024, 'back'), 201);
+    assert.equal(await up(1, 'full-again'), 413);
+    const buckets = await send(t.server, 'GET', '/buckets', { key: db.secretKey });
+    assert.equal(buckets.json.buckets[0].bytes, 1000 * 1024 + 24 * 1024);
+  });
+
   test('lists take the §1 query language over file records; buckets count files and bytes', async () => {
     const db = await t.server.createDatabase();
     for (const [name, size] of [

@@ -9,6 +9,9 @@ import { startProcess, type ServerProcess } from '../helpers/process.ts';
 import { openWs } from '../helpers/ws.ts';
 import { BYTE_STORES, bytesEnv, send, sha256, startS3, type S3Server } from '../files/helpers.ts';
 
+/** Each database's file bytes at most: the last test fills it through both instances. */
+const QUOTA = 4 * 1024 * 1024;
+
 /**
  * API.md §12 "Where bytes live": several instances on one PostgreSQL, one Redis and one byte store
  * (one local directory both use, or S3) serve files as one service: an upload through one is read,
@@ -28,7 +31,15 @@ for (const bytes of BYTE_STORES) {
       db = await postgresTestStore();
       if (bytes === 's3') s3 = await startS3();
       // LOG_LEVEL info: each making of a thumbnail logs 'thumbnail made', which the last test counts.
-      env = { DATABASE_URL: db.url, REDIS_URL, RATE_LIMIT_PER_IP: '100000', RATE_LIMIT_PER_KEY: '100000', LOG_LEVEL: 'info', ...bytesEnv(bytes, s3) };
+      env = {
+        DATABASE_URL: db.url,
+        REDIS_URL,
+        RATE_LIMIT_PER_IP: '100000',
+        RATE_LIMIT_PER_KEY: '100000',
+        LOG_LEVEL: 'info',
+        LIMIT_STORAGE_BYTES_PER_DATABASE: String(QUOTA),
+        ...bytesEnv(bytes, s3),
+      };
       a = await startProcess(env);
       b = await startProcess(env);
       const op = ((await request(a, 'POST', '/admin/sign-in', { body: OPERATOR })).json as { token: string }).token;
@@ -108,6 +119,26 @@ for (const bytes of BYTE_STORES) {
       assert.equal(made(), 1, 'made once across the two instances');
       const meta = await sharp(answers[0].bytes).metadata();
       assert.deepEqual([meta.width, meta.height], [100, 100]);
+    });
+
+    test('the quota counts what both instances stored and deleted, whichever stored last', async () => {
+      const op = ((await request(a, 'POST', '/admin/sign-in', { body: OPERATOR })).json as { token: string }).token;
+      const created = await request(b, 'POST', '/admin/databases', { key: op, body: { name: `files-quota-${bytes}` } });
+      const own = (created.json as { key: { key: string } }).key.key;
+      const up = (via: ServerProcess, size: number) =>
+        send(via, 'POST', '/files/q', { key: own, body: randomBytes(size), headers: { 'content-type': 'application/octet-stream' }, query: { name: 'q.bin' } });
+      const quarter = QUOTA / 4;
+      const ids: string[] = [];
+      for (const via of [a, b, a, b]) {
+        const r = await up(via, quarter);
+        assert.equal(r.status, 201, r.bytes.toString());
+        ids.push(r.json.id);
+      }
+      for (const via of [a, b]) assert.equal((await up(via, 1)).status, 413, 'full, as both instances see it');
+      assert.equal((await send(b, 'DELETE', `/files/q/${ids[0]}`, { key: own })).status, 204);
+      assert.equal((await up(a, quarter + 1)).status, 413);
+      assert.equal((await up(a, quarter)).status, 201, 'the room B made by deleting, seen by A');
+      for (const via of [b, a]) assert.equal((await up(via, 1)).status, 413);
     });
   });
 }

@@ -10,9 +10,11 @@ import type { ByteRange, ByteStore, StoredObject } from './bytes.ts';
 const TEMP = '.incoming';
 /**
  * Bytes a file's write stream gathers while a write is in flight: written together (one writev)
- * instead of one call per network chunk, which halved the main thread's time in fs writes.
+ * instead of one call per network chunk, which halved the main thread's time in fs writes. Not
+ * more: at 1 MiB the thread pool's copies into the page cache cost several times the CPU they
+ * cost at this size (measured per upload, docs/performance-notes.md), for no gain on the main thread.
  */
-const WRITE_BUFFER = 1024 * 1024;
+const WRITE_BUFFER = 512 * 1024;
 
 /**
  * Bytes in a local directory (the default, `file:./data/files`). Several instances need the same
