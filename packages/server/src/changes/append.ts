@@ -61,7 +61,10 @@ interface Pending {
 /**
  * Inside the database's commit group: queues new documents for the group's `end`, which inserts
  * them with its events in the same statement, and returns true; false outside a group (the
- * caller inserts them itself). Only for ids the service generated (random UUIDv7s): they cannot
+ * caller inserts them itself). The `end` also writes each one's `document.created` event from its
+ * record (event id = the document's version, the document as its answer shows it), so the caller
+ * marks those changes `fromDeferredDocument`: PostgreSQL turns the document's JSON into jsonb once
+ * instead of twice, and svc sends its text once. Only for ids the service generated (random UUIDv7s): they cannot
  * collide, so the write needs no answer from the INSERT, and nobody can name them before COMMIT,
  * so no later write of the group misses them. This turns a group of N single inserts from N
  * round trips on its one connection into none (the connection's round trips bounded a
@@ -167,7 +170,7 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
   });
   const events = numbered(changes, databaseId, pending.next);
   pending.next += BigInt(changes.length);
-  for (const [i, e] of events.entries()) pending.events.push(eventRecord(e, changes[i].documentText));
+  for (const [i, e] of events.entries()) if (!changes[i].fromDeferredDocument) pending.events.push(eventRecord(e, changes[i].documentText));
   const delta = countDelta(changes);
   if (delta !== 0) pending.deltas.set(changes[0].collection, (pending.deltas.get(changes[0].collection) ?? 0) + delta);
   return events;
@@ -178,25 +181,26 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
  * to the last event, each collection's count by its delta, the events, the deferred documents and
  * idempotency keys' rows, each set bound as one JSON array (`dialect.jsonRecords`). A fixed text
  * stays a named prepared statement, so PostgreSQL neither parses nor plans it per group, and svc
- * binds 10 parameters per group instead of some per write.
+ * binds 11 parameters per group instead of some per write.
  */
 async function writePending(q: Queryable, dialect: Dialect, databaseId: string, pending: Pending): Promise<void> {
   const { events, documents, keyRows } = pending;
-  if (events.length === 0 && keyRows.length === 0) return;
+  if (events.length === 0 && documents.length === 0 && keyRows.length === 0) return;
   const deltas = [...pending.deltas].filter(([, d]) => d !== 0).map(([name, delta]) => ({ name, delta }));
   const written = await q.get<{ keys: string | number }>(writePendingSql(dialect), [
     String(pending.next - 1n),
     databaseId,
     databaseId,
     JSON.stringify(deltas),
+    `[${documents.join(',')}]`,
     databaseId,
     `[${events.join(',')}]`,
     databaseId,
-    `[${documents.join(',')}]`,
+    databaseId,
     databaseId,
     `[${keyRows.join(',')}]`,
   ]);
-  // A key another request took since this one looked it up (it committed first, or is in this group too).
+  // A key another request holds: an earlier one, or another member of this group.
   if (Number(written?.keys) !== keyRows.length) throw new GroupConflict('an idempotency key was taken by another request');
 }
 
@@ -216,6 +220,7 @@ const buildWritePendingSql = (records: NonNullable<Dialect['jsonRecords']>) =>
   `WITH ctr AS (UPDATE databases SET last_event_id = CAST(? AS bigint) WHERE id = ? RETURNING 1),
    cnt AS (INSERT INTO collections (database_id, name, count) SELECT CAST(? AS text), c.name, c.delta FROM ${records('c', ['name text', 'delta bigint'])}
            ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + EXCLUDED.count RETURNING 1),
+   dr AS (SELECT d.* FROM ${records('d', ['collection text', 'id text', 'data jsonb', 'at text', 'version bigint'])}),
    ins AS (INSERT INTO events (database_id, id, collection, type, document_id, document, previous, created_at)
            SELECT CAST(? AS text), e.id, e.collection, e.type, e.document_id, e.document, e.previous, e.created_at FROM ${records('e', [
              'id bigint',
@@ -225,9 +230,13 @@ const buildWritePendingSql = (records: NonNullable<Dialect['jsonRecords']>) =>
              'document jsonb',
              'previous jsonb',
              'created_at text',
-           ])} RETURNING 1),
+           ])}
+           UNION ALL
+           SELECT CAST(? AS text), d.version, d.collection, 'document.created', d.id,
+                  jsonb_build_object('id', d.id, 'createdAt', d.at, 'updatedAt', d.at) || d.data, NULL, d.at FROM dr d
+           RETURNING 1),
    docs AS (INSERT INTO documents (database_id, collection, id, data, created_at, updated_at, version)
-            SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at, d.version FROM ${records('d', ['collection text', 'id text', 'data jsonb', 'at text', 'version bigint'])} RETURNING 1),
+            SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at, d.version FROM dr d RETURNING 1),
    idem AS (INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body)
             SELECT a.scope, a.key, CAST(? AS text), a.fingerprint, a.claimed_at, a.status, a.etag, a.body
             FROM ${records('a', ['scope text', 'key text', 'fingerprint text', 'claimed_at text', 'status int', 'etag text', 'body text'])}

@@ -25,7 +25,14 @@ export interface ChangeEvent {
  * document's JSON text when the writer built it already (a create's answer), written to the log as
  * is rather than serialised a second time; it stays out of the ChangeEvent.
  */
-export type NewChange = Omit<ChangeEvent, 'id' | 'databaseId'> & { documentText?: string };
+export type NewChange = Omit<ChangeEvent, 'id' | 'databaseId'> & {
+  documentText?: string;
+  /**
+   * The created document went to its commit group's end as a deferred record (append.ts
+   * deferDocuments), which writes this event from that record: the change needs no record of its own.
+   */
+  fromDeferredDocument?: boolean;
+};
 
 /** Something that hears about committed changes (realtime fan-out, tests). */
 export type ChangeListener = (events: ChangeEvent[]) => void;

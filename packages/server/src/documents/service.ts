@@ -263,8 +263,8 @@ export class DocumentsService {
    * deferDocuments): their ids cannot be taken, so nothing here waits for an answer. `now`: a
    * batch's later steps must find the rows, so it inserts them at once.
    */
-  private async insert(tx: Transaction, databaseId: string, collection: string, items: VersionedNew[], now: string, defer = true) {
-    if (defer && items.every((d) => d.generated) && deferDocuments(tx, databaseId, collection, items, now)) return;
+  private async insert(tx: Transaction, databaseId: string, collection: string, items: VersionedNew[], now: string, defer = true): Promise<boolean> {
+    if (defer && items.every((d) => d.generated) && deferDocuments(tx, databaseId, collection, items, now)) return true;
     const { jsonParam: jp, insertRows } = this.store.dialect;
     if (insertRows === 1 && jp === '?') {
       // One prepared statement run per row (SQLite, store.ts insertRows); a taken id changes no row.
@@ -273,7 +273,7 @@ export class DocumentsService {
           throw new ApiError('conflict', `A document with id '${d.id}' already exists in collection '${collection}'`);
         }
       }
-      return;
+      return false;
     }
     for (let start = 0; start < items.length; start += insertRows) {
       const chunk = items.slice(start, start + insertRows);
@@ -289,6 +289,7 @@ export class DocumentsService {
         throw new ApiError('conflict', `A document with id '${taken}' already exists in collection '${collection}'`);
       }
     }
+    return false;
   }
 
   /** Inserts one document; `scope`: a public key's create rule, checked (after its defaults are added) before anything is written. */
@@ -305,10 +306,11 @@ export class DocumentsService {
     if (scope) checkCreate(scope, doc, (body as JsonObject).id !== undefined, collection);
     return async (tx, stamp) => {
       const version = stamp.take();
-      await this.insert(tx, databaseId, collection, [{ ...item, version }], now, defer);
+      // Deferred, the document's record also writes its event (changes/append.ts deferDocuments).
+      const fromDeferredDocument = await this.insert(tx, databaseId, collection, [{ ...item, version }], now, defer);
       return {
         result: { json: documentJson(item.id, item.text, now, now), version },
-        changes: [{ collection, type: 'document.created', document: doc, previous: null, timestamp: now }],
+        changes: [{ collection, type: 'document.created', document: doc, previous: null, timestamp: now, fromDeferredDocument }],
       };
     };
   }
@@ -339,10 +341,13 @@ export class DocumentsService {
       async (tx, stamp) => {
         // One event per document in input order, consecutive ids: the versions taken in that order.
         for (const d of items) d.version = stamp.take();
-        await this.insert(tx, databaseId, collection, items, now);
+        // Deferred, the documents' records also write their events (changes/append.ts deferDocuments).
+        const fromDeferredDocument = await this.insert(tx, databaseId, collection, items, now);
         const changes = new Array<NewChange>(docs.length);
         for (let i = 0; i < docs.length; i++) {
-          changes[i] = { collection, type: 'document.created', document: docs[i], previous: null, timestamp: now, documentText: texts[i] };
+          changes[i] = fromDeferredDocument
+            ? { collection, type: 'document.created', document: docs[i], previous: null, timestamp: now, fromDeferredDocument }
+            : { collection, type: 'document.created', document: docs[i], previous: null, timestamp: now, documentText: texts[i] };
         }
         return { result, changes };
       },

@@ -26,6 +26,26 @@ forEachStore('change log', (kind) => {
     assert.equal((events[2].document as { a: number }).a, 2, 'a deleted event carries the document as it was');
   });
 
+  test('a created event carries the document exactly as the answer showed it, with its version as id', async () => {
+    const before = (await readChanges(t.server.db.store, t.server.db.store.dialect, t.db.databaseId, '0')).length;
+    const one = await request(t.server, 'POST', '/logged/docs', { key: t.db.secretKey, body: { n: 1.5, s: 'é ☃ "q"', nested: { a: [1, { b: null }] } } });
+    const bulk = await request(t.server, 'POST', '/logged/bulk', {
+      key: t.db.secretKey,
+      body: { documents: [{ t: 'x', deep: { k: [true, false] } }, {}, { big: 12345678901234, neg: -0.25 }] },
+    });
+    const answers = [one.json, ...(bulk.json as { documents: unknown[] }).documents];
+    const events = (await readChanges(t.server.db.store, t.server.db.store.dialect, t.db.databaseId, '0')).slice(before);
+    assert.deepEqual(
+      events.map((e) => e.document),
+      answers,
+    );
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['document.created', 'document.created', 'document.created', 'document.created'],
+    );
+    assert.ok(events.every((e, i) => i === 0 || BigInt(e.id) === BigInt(events[i - 1].id) + 1n));
+  });
+
   test('a failed bulk writes no event', async () => {
     const before = (await readChanges(t.server.db.store, t.server.db.store.dialect, t.db.databaseId, '0')).length;
     const r = await request(t.server, 'POST', '/notes/bulk', { key: t.db.secretKey, body: { documents: [{ id: 'dup' }, { id: 'dup' }] } });

@@ -11,6 +11,7 @@ import { casefold } from '@svc/filter';
 import { sqliteError } from './errors.ts';
 import { StoreUnavailable } from '../errors.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
+import { BACKSTOP_PAGES, Checkpointer } from './checkpointer.ts';
 
 const dialect: Dialect = {
   name: 'sqlite',
@@ -230,6 +231,8 @@ export class SqliteStore implements Store {
   readonly dialect = dialect;
   private readonly writer: Connection;
   private readonly reader: Connection;
+  /** WAL checkpoints in a worker thread (checkpointer.ts); none for an in-memory database. */
+  private readonly checkpointer: Checkpointer | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private batch: Array<{ fn: (tx: Transaction) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void; since: number }> = [];
 
@@ -245,6 +248,11 @@ export class SqliteStore implements Store {
     // Never wait for another process's lock inside SQLite (that wait blocks the event loop):
     // whenUnlocked waits between tries instead, up to timeouts.statementMs, then 503s.
     w.pragma('busy_timeout = 0');
+    const onDisk = path !== ':memory:' && path !== '';
+    if (onDisk) {
+      w.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+      this.checkpointer = new Checkpointer(path);
+    }
     tunePageCache(w);
     registerFunctions(w);
     this.writer = new Connection(w);
@@ -295,7 +303,9 @@ export class SqliteStore implements Store {
 
   async run(sql: string, params?: Param[]): Promise<number> {
     const deadline = Date.now() + this.timeouts.statementMs;
-    return this.exclusive(() => whenUnlocked(() => this.writer.runNow(sql, params), deadline).catch((e) => Promise.reject(sqliteError(e))));
+    const changed = await this.exclusive(() => whenUnlocked(() => this.writer.runNow(sql, params), deadline).catch((e) => Promise.reject(sqliteError(e))));
+    this.checkpointer?.committed();
+    return changed;
   }
 
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -328,6 +338,7 @@ export class SqliteStore implements Store {
         }
       }
       w.prepare('COMMIT').run();
+      this.checkpointer?.committed();
     } catch (e) {
       if (w.db.inTransaction) w.prepare('ROLLBACK').run();
       for (const item of batch) item.reject(sqliteError(e));
@@ -360,6 +371,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     while (this.batch.length) await new Promise((r) => setImmediate(r));
     await this.queue;
+    await this.checkpointer?.close();
     this.reader.db.close();
     this.writer.db.close();
   }
