@@ -1,4 +1,4 @@
-import { type CommitGroup, type Dialect, GroupConflict, type Param, type Queryable, type Transaction } from '../store/store.ts';
+import type { CommitGroup, Dialect, Param, Queryable, Transaction } from '../store/store.ts';
 import type { ChangeEvent, NewChange } from './events.ts';
 
 /**
@@ -97,8 +97,8 @@ export function deferDocuments(
  * write costs its group no round trip (idempotency/keys.ts), and returns true; false outside a
  * group, or when the group runs each member alone (the caller writes the row itself). `row`: makes
  * the JSON text of `{scope, key, fingerprint, claimed_at, status, etag, body}`. If a key is taken by
- * the time `end` inserts it, `end` makes the group run again with its members alone
- * (GroupConflict), so that only the write that lost the key fails. Rolled back alone, the write
+ * the time `end` inserts it, `end` fails on the key's unique constraint and the members run again
+ * alone (CommitGroup.memberRows), so that only the write that lost the key fails. Rolled back alone, the write
  * takes its row back out.
  */
 export function deferKeyRow(tx: Pick<Transaction, 'group' | 'onRollback'>, databaseId: string, row: () => string): boolean {
@@ -153,6 +153,8 @@ export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<P
       return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map(), search: row?.search ?? null, documents: [], keyRows: [] };
     },
     end: (q, pending) => writePending(q, dialect, databaseId, pending),
+    // A key another request holds (an earlier one, or another member of this group) fails `end`'s insert of the keys.
+    memberRows: ['idempotency_keys_pkey'],
   };
 }
 
@@ -187,7 +189,7 @@ async function writePending(q: Queryable, dialect: Dialect, databaseId: string, 
   const { events, documents, keyRows } = pending;
   if (events.length === 0 && documents.length === 0 && keyRows.length === 0) return;
   const deltas = [...pending.deltas].filter(([, d]) => d !== 0).map(([name, delta]) => ({ name, delta }));
-  const written = await q.get<{ keys: string | number }>(writePendingSql(dialect), [
+  await q.run(writePendingSql(dialect), [
     String(pending.next - 1n),
     databaseId,
     databaseId,
@@ -200,8 +202,6 @@ async function writePending(q: Queryable, dialect: Dialect, databaseId: string, 
     databaseId,
     `[${keyRows.join(',')}]`,
   ]);
-  // A key another request holds: an earlier one, or another member of this group.
-  if (Number(written?.keys) !== keyRows.length) throw new GroupConflict('an idempotency key was taken by another request');
 }
 
 /**
@@ -239,9 +239,8 @@ const buildWritePendingSql = (records: NonNullable<Dialect['jsonRecords']>) =>
             SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at, d.version FROM dr d RETURNING 1),
    idem AS (INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body)
             SELECT a.scope, a.key, CAST(? AS text), a.fingerprint, a.claimed_at, a.status, a.etag, a.body
-            FROM ${records('a', ['scope text', 'key text', 'fingerprint text', 'claimed_at text', 'status int', 'etag text', 'body text'])}
-            ON CONFLICT (scope, key) DO NOTHING RETURNING 1)
-   SELECT (SELECT count(*) FROM idem) AS keys`;
+            FROM ${records('a', ['scope text', 'key text', 'fingerprint text', 'claimed_at text', 'status int', 'etag text', 'body text'])} RETURNING 1)
+   SELECT 1`;
 
 /**
  * An event as a row of `writePending`'s events, JSON object text (its JSON columns as JSON values,

@@ -112,8 +112,8 @@ export interface Transaction extends Queryable {
    * The commit group this transaction runs in, and the state its `begin` returned for this shared
    * transaction (PostgresStore, for a `transaction(fn, group)`); undefined when it runs on its own
    * (every other transaction, and every SQLite one: that store ignores groups). `alone`: this member
-   * runs again after its group's `end` threw GroupConflict: it writes itself what it would have
-   * left to `end`, so that a conflict is its own.
+   * runs again after its group's `end` violated one of its `memberRows`: it writes itself what it
+   * would have left to `end`, so that a conflict is its own.
    */
   readonly group?: { readonly key: string; readonly state: unknown; readonly alone?: boolean };
   /**
@@ -150,17 +150,16 @@ export interface CommitGroup<State = unknown> {
   readonly key: string;
   /** Runs first in every shared transaction, before its members (e.g. takes the lock that orders the group's commits); returns their shared state. */
   begin(q: Queryable): Promise<State>;
-  /** Runs last, after the members (those rolled back took their part of the state back out), before COMMIT; a failure fails them all. */
+  /** Runs last, after the members (those rolled back took their part of the state back out), before COMMIT; a failure fails them all, but see `memberRows`. */
   end(q: Queryable, state: State): Promise<void>;
+  /**
+   * Unique constraints of rows `end` writes on behalf of single members (an idempotency key's). If
+   * `end` violates one, one member's row was taken: nothing commits, and the store runs the
+   * members again, first in a later shared transaction, each writing its own rows
+   * (`Transaction.group.alone`), so that the conflict fails only the member it belongs to.
+   */
+  readonly memberRows?: readonly string[];
 }
-
-/**
- * Thrown by a CommitGroup's `end` when a row it writes for one of the members conflicts (a unique
- * key taken): nothing commits, and the store runs the members again, first in a later shared
- * transaction, each writing its own rows (`group.alone`), so that the conflict fails only the
- * member it belongs to.
- */
-export class GroupConflict extends Error {}
 
 /** Runs the callbacks a committed transaction registered (see Transaction.afterCommit). */
 export function runAfterCommit(callbacks: Array<() => void>): void {

@@ -54,6 +54,12 @@ export function mayHaveRun(e: unknown): boolean {
   return !((typeof code === 'string' && NEVER_RAN_CODES.has(code)) || NEVER_RAN_MESSAGES.test(cause.message));
 }
 
+/** Whether a pg error is a unique violation (23505) of one of the named constraints. */
+export function violates(e: unknown, constraints: readonly string[] | undefined): boolean {
+  const { code, constraint } = (e ?? {}) as { code?: unknown; constraint?: unknown };
+  return code === '23505' && typeof constraint === 'string' && constraints !== undefined && constraints.includes(constraint);
+}
+
 /** The error to throw for a failed pg call: StoreUnavailable for a connection-class failure, else the error itself. */
 export function storeError(e: unknown): unknown {
   return isConnectionError(e) && !(e instanceof StoreUnavailable) ? new StoreUnavailable(e) : e;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { type CommitGroup, GroupConflict, runAfterCommit, type Transaction } from '../store.ts';
+import { type CommitGroup, runAfterCommit, type Transaction } from '../store.ts';
 import type { PgStatements } from './statements.ts';
-import { isConnectionError } from './errors.ts';
+import { isConnectionError, violates } from './errors.ts';
 import { abort, BeginningQueryable, commit, PgQueryable, PgTransaction, withSession, type Session } from './queryable.ts';
 
 /** A key's commit group and the transactions waiting for its next shared transaction. */
@@ -13,7 +13,7 @@ interface Queue {
 /** A transaction waiting for its group's next shared transaction. */
 interface Member {
   fn: (tx: Transaction) => Promise<unknown>;
-  /** Runs again after its group's `end` threw GroupConflict: writes itself what it would leave to `end` (Transaction.group.alone). */
+  /** Runs again after its group's `end` violated one of its `memberRows`: writes itself what it would leave to `end` (Transaction.group.alone). */
   alone?: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -37,7 +37,7 @@ interface Attempt {
   error?: unknown;
   /** Direct mode met a failure it can't undo alone: run the members again, each in a savepoint. */
   retry?: boolean;
-  /** `end` threw GroupConflict (nothing committed): the members go first in the next shared transaction, each alone. */
+  /** `end` violated one of the group's `memberRows` (nothing committed): the members go first in the next shared transaction, each alone. */
   requeue?: boolean;
 }
 
@@ -198,7 +198,7 @@ export class GroupCommit {
           const reported = await abort(s, error);
           // A lone member's failure is its own transaction's: nobody else to run again.
           if (e instanceof NeedsUndo && members.length > 1 && !s.broken) return { outcomes, retry: true };
-          if (e instanceof GroupConflict && !s.broken) return { outcomes, requeue: true };
+          if (violates(e, group.memberRows) && !s.broken) return { outcomes, requeue: true };
           return { outcomes, error: reported };
         }
       });
