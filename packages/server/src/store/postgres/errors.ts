@@ -57,7 +57,7 @@ export function mayHaveRun(e: unknown): boolean {
 /** Whether a pg error is a unique violation (23505) of one of the named constraints. */
 export function violates(e: unknown, constraints: readonly string[] | undefined): boolean {
   const { code, constraint } = (e ?? {}) as { code?: unknown; constraint?: unknown };
-  return code === '23505' && typeof constraint === 'string' && constraints !== undefined && constraints.includes(constraint);
+  return code === '23505' && typeof constraint === 'string' && constraints?.includes(constraint) === true;
 }
 
 /** The error to throw for a failed pg call: StoreUnavailable for a connection-class failure, else the error itself. */
