@@ -1,4 +1,4 @@
-import type { CommitGroup, Dialect, Param, Queryable, Transaction } from '../store/store.ts';
+import type { CommitGroup, Dialect, Param, Queryable, Statement, Transaction } from '../store/store.ts';
 import type { ChangeEvent, NewChange } from './events.ts';
 
 /**
@@ -147,6 +147,7 @@ export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<P
       return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map(), search: row?.search ?? null, documents: [], answers: [] };
     },
     end: (q, pending) => writePending(q, dialect, databaseId, pending),
+    last: (pending) => pendingStatement(dialect, databaseId, pending),
   };
 }
 
@@ -178,20 +179,29 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
  * instead of 14 per write.
  */
 async function writePending(q: Queryable, dialect: Dialect, databaseId: string, pending: Pending): Promise<void> {
+  const statement = pendingStatement(dialect, databaseId, pending);
+  if (statement) await q.run(statement.sql, statement.params);
+}
+
+/** The statement of `writePending` with its parameters (the group's `last`, which the store sends with COMMIT); undefined: nothing to write. */
+function pendingStatement(dialect: Dialect, databaseId: string, pending: Pending): Statement | undefined {
   const { events, documents, answers } = pending;
-  if (events.length === 0 && answers.length === 0) return;
+  if (events.length === 0 && answers.length === 0) return undefined;
   const deltas = [...pending.deltas].filter(([, d]) => d !== 0).map(([name, delta]) => ({ name, delta }));
-  await q.run(writePendingSql(dialect), [
-    String(pending.next - 1n),
-    databaseId,
-    databaseId,
-    JSON.stringify(deltas),
-    databaseId,
-    `[${events.join(',')}]`,
-    databaseId,
-    `[${documents.join(',')}]`,
-    `[${answers.join(',')}]`,
-  ]);
+  return {
+    sql: writePendingSql(dialect),
+    params: [
+      String(pending.next - 1n),
+      databaseId,
+      databaseId,
+      JSON.stringify(deltas),
+      databaseId,
+      `[${events.join(',')}]`,
+      databaseId,
+      `[${documents.join(',')}]`,
+      `[${answers.join(',')}]`,
+    ],
+  };
 }
 
 /**

@@ -37,7 +37,8 @@ export function withLiterals(sql: string, params: Param[]): string {
   return replacePlaceholders(sql, (n) => literal(params[n - 1]));
 }
 
-function literal(value: Param | undefined): string {
+/** A parameter as an SQL literal (simple-query protocol). */
+export function literal(value: Param | undefined): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'bigint') return String(value);
