@@ -131,7 +131,8 @@ export function groupSearchSettings(tx: Pick<Transaction, 'group'>, databaseId: 
  * The commit group of a database's writes (store.ts CommitGroup), for PostgreSQL: `begin` locks
  * the database's row, so writes of one database commit in turn on every instance, and before any
  * of the group's writes locks a document (always this order, so two groups can't deadlock), and
- * reads the counter; `end` writes what the group's writes appended (`writePending`).
+ * reads the counter; `end` writes what the group's writes appended (`writePending`), in one
+ * statement (`last`), which PostgreSQL's group commit sends with the COMMIT.
  */
 export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<Pending> {
   return {

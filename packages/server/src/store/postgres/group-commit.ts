@@ -158,7 +158,7 @@ export class GroupCommit {
     try {
       return await withSession(this.pool, async (s) => {
         try {
-          // BEGIN goes with begin's first statement (the lock): one round trip fewer per group.
+          // BEGIN goes with begin's statements (the lock, and reads asked for with it): one message.
           const first = new BeginningQueryable(s.client, this.statements);
           const run = { key: group.key, state: await group.begin(first) };
           await first.begun();
