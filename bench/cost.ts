@@ -6,11 +6,12 @@
  * anyone else's backends). Throughput on a shared machine says little; CPU per request says what a
  * change costs or saves. Per round and shape: a fixed number of requests (BENCH_COST_REQUESTS, 6,000)
  * after a warm-up; rounds alternate the shapes. On PostgreSQL also the commits per insert (the
- * database's xact_commit: a commit group's transaction counts one, so its inverse is the group size)
- * and the wall time per commit.
+ * database's xact_commit: a commit group's transaction counts one, so its inverse is the group size;
+ * a list is a transaction of its own). No rates: autocannon's `amount` ends on its own clock's tick.
  *
  * BENCH_SVC_ROOT=<dir> runs another tree's svc (e.g. `git worktree add /tmp/x <rev>`); BENCH_STORES
- * narrows the stores; BENCH_DOCS (100,000) sizes `listdocs`; BENCH_CPU_PROF=<dir> writes svc's V8 profile.
+ * narrows the stores; BENCH_DOCS (100,000) sizes `listdocs`; BENCH_CPU_PROF=<dir> writes svc's V8 profile
+ * (and the monotonic-clock window of each measurement is printed, to sum its samples up).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -64,7 +65,6 @@ interface Sample {
   backends: number;
   postgres: number;
   commits: number;
-  wallMs: number;
 }
 
 async function sample(svc: Svc, dbName: string | undefined, fn: () => Promise<void>): Promise<Sample> {
@@ -78,10 +78,8 @@ async function sample(svc: Svc, dbName: string | undefined, fn: () => Promise<vo
   const s0 = cpuMs(pid);
   const b0 = sum(backends);
   const a0 = sum(all);
-  const t0 = performance.now();
   const fromUs = Number(process.hrtime.bigint() / 1000n);
   await fn();
-  const wallMs = performance.now() - t0;
   if (process.env.BENCH_CPU_PROF) console.log(`window ${svc.store} ${fromUs} ${Number(process.hrtime.bigint() / 1000n)}`);
   const s1 = cpuMs(pid);
   const b1 = sum(backends);
@@ -90,7 +88,7 @@ async function sample(svc: Svc, dbName: string | undefined, fn: () => Promise<vo
   await new Promise((r) => setTimeout(r, 700));
   if (dbName) await svc.query('SELECT pg_stat_clear_snapshot()');
   const c1 = await commits();
-  return { svc: s1 - s0, backends: b1 - b0, postgres: a1 - a0, commits: c1 - c0, wallMs };
+  return { svc: s1 - s0, backends: b1 - b0, postgres: a1 - a0, commits: c1 - c0 };
 }
 
 async function load(svc: Svc, requests: Request[], amount: number): Promise<void> {
@@ -137,8 +135,7 @@ for (const store of stores) {
         const f = (ms: number) => ((ms / per) * 1000).toFixed(0).padStart(5);
         console.log(
           `${store.padEnd(8)} ${shape.padEnd(6)} µs CPU per ${shape === 'insert' ? 'insert' : 'pair  '}: svc ${f(s.svc)}  db backends ${f(s.backends)}  all postgres ${f(s.postgres)}` +
-            (dbName ? `  | ${(s.commits / per).toFixed(3)} commits per ${shape}, ${(s.wallMs / s.commits).toFixed(2)} ms wall per commit` : '') +
-            `  | ${((per / s.wallMs) * 1000).toFixed(0)} ${shape}s/s`,
+            (dbName ? `  | ${(s.commits / per).toFixed(3)} commits per ${shape}` : ''),
         );
       }
     }
