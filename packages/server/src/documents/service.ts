@@ -174,12 +174,11 @@ function prefetchOnce(hook: WriteHook, tx: Transaction, databaseId: string): Pro
 function groupWithPrefetch(group: CommitGroup, hooks: WriteHook[] | undefined, databaseId: string): CommitGroup {
   if (!hooks?.length) return group;
   return {
-    key: group.key,
-    end: (q, state) => group.end(q, state),
+    ...group,
     async begin(q) {
       const begun = group.begin(q);
       const reads = hooks.map((hook) => hook.prefetch(q, databaseId));
-      // Every read is settled before the state is handed out: none is left unobserved.
+      // A read that fails with the lock's message fails `begin` too; none is left unobserved.
       for (const read of reads) read.catch(() => undefined);
       const state = await begun;
       if (typeof state === 'object' && state !== null) for (const [i, hook] of hooks.entries()) keepPrefetched(state, hook, reads[i]);
