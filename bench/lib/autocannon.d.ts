@@ -11,6 +11,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to send in all (instead of `duration`). */
+    amount?: number;
     timeout?: number;
     method?: string;
     body?: string | Buffer;

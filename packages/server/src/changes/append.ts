@@ -1,4 +1,4 @@
-import type { CommitGroup, Dialect, Param, Queryable, Transaction } from '../store/store.ts';
+import type { CommitGroup, Dialect, Param, Queryable, Statement, Transaction } from '../store/store.ts';
 import type { ChangeEvent, NewChange } from './events.ts';
 
 /**
@@ -137,7 +137,8 @@ export function groupSearchSettings(tx: Pick<Transaction, 'group'>, databaseId: 
  * The commit group of a database's writes (store.ts CommitGroup), for PostgreSQL: `begin` locks
  * the database's row, so writes of one database commit in turn on every instance, and before any
  * of the group's writes locks a document (always this order, so two groups can't deadlock), and
- * reads the counter; `end` writes what the group's writes appended (`writePending`).
+ * reads the counter; `end` writes what the group's writes appended (`writePending`), in one
+ * statement (`last`), which PostgreSQL's group commit sends with the COMMIT.
  */
 export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<Pending> {
   return {
@@ -153,7 +154,8 @@ export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<P
       return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map(), search: row?.search ?? null, documents: [], keyRows: [] };
     },
     end: (q, pending) => writePending(q, dialect, databaseId, pending),
-    // A key another request holds (an earlier one, or another member of this group) fails `end`'s insert of the keys.
+    last: (pending) => pendingStatement(dialect, databaseId, pending),
+    // A key another request holds (an earlier one, or another member of this group) fails the insert of the keys.
     memberRows: ['idempotency_keys_pkey'],
   };
 }
@@ -186,22 +188,31 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
  * binds 11 parameters per group instead of some per write.
  */
 async function writePending(q: Queryable, dialect: Dialect, databaseId: string, pending: Pending): Promise<void> {
+  const statement = pendingStatement(dialect, databaseId, pending);
+  if (statement) await q.run(statement.sql, statement.params);
+}
+
+/** The statement of `writePending` with its parameters (the group's `last`, which the store sends with COMMIT); undefined: nothing to write. */
+function pendingStatement(dialect: Dialect, databaseId: string, pending: Pending): Statement | undefined {
   const { events, documents, keyRows } = pending;
-  if (events.length === 0 && documents.length === 0 && keyRows.length === 0) return;
+  if (events.length === 0 && documents.length === 0 && keyRows.length === 0) return undefined;
   const deltas = [...pending.deltas].filter(([, d]) => d !== 0).map(([name, delta]) => ({ name, delta }));
-  await q.run(writePendingSql(dialect), [
-    String(pending.next - 1n),
-    databaseId,
-    databaseId,
-    JSON.stringify(deltas),
-    `[${documents.join(',')}]`,
-    databaseId,
-    `[${events.join(',')}]`,
-    databaseId,
-    databaseId,
-    databaseId,
-    `[${keyRows.join(',')}]`,
-  ]);
+  return {
+    sql: writePendingSql(dialect),
+    params: [
+      String(pending.next - 1n),
+      databaseId,
+      databaseId,
+      JSON.stringify(deltas),
+      `[${documents.join(',')}]`,
+      databaseId,
+      `[${events.join(',')}]`,
+      databaseId,
+      databaseId,
+      databaseId,
+      `[${keyRows.join(',')}]`,
+    ],
+  };
 }
 
 /**

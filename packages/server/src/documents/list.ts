@@ -102,7 +102,14 @@ export interface ListSteps {
   /** 7. page: the columns of its rows besides id and the timestamps. */
   columns: Column[];
   /** 7. page, bounded: LIMIT_PAGE_BYTES and a row's largest size; without it, pages are bounded by `limit` alone. */
-  bounded?: { pageBytes: number; rowBytes: number; sizeOf: string };
+  bounded?: {
+    pageBytes: number;
+    rowBytes: number;
+    /** A row's size: the length of its record's JSON text. */
+    sizeOf: string;
+    /** The page's column that holds the record's whole JSON text, where there is one: its length is the row's size. */
+    textColumn?: string;
+  };
   /** Who asks, as its cursors are bound to it (`secret:`, `public:<user>`). */
   caller: string;
   /** Told the compiled rule and filter before the page is read (documents ask for their indexes). */
@@ -329,10 +336,14 @@ export async function listRows<R extends ListedRow>(
       const s = select(range, cut(sizes, (r) => Number(r.size), n).length, skip, withExtra);
       return guard(store.all<R>(s.text, [...s.params]));
     }
-    // The row's size (the whole record's, also where only some fields are read) beside its columns.
-    const inner = select(range, n, skip, withExtra, [...steps.columns, { expression: bounded.sizeOf, name: 'row_bytes' }]);
+    // The row's size (the whole record's, also where only some fields are read) beside its columns:
+    // the length of its JSON text where the page reads that whole (not made a second time).
+    const whole = bounded.textColumn;
+    const inner = select(range, n, skip, withExtra, whole ? steps.columns : [...steps.columns, { expression: bounded.sizeOf, name: 'row_bytes' }]);
+    const sizes = raw(whole ? `, octet_length(p.${whole}) AS row_bytes` : '');
+    const size = raw(whole ? `octet_length(p.${whole})` : 'p.row_bytes');
     const order = (t: string) => [...sort.keys.map((_, i) => `${t}.k${i}${dir}`), `${t}.id${dir}`].join(', ');
-    const sized = sql`SELECT * FROM (SELECT p.*, sum(p.row_bytes) OVER (ORDER BY ${raw(order('p'))} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS bytes_before
+    const sized = sql`SELECT * FROM (SELECT p.*${sizes}, sum(${size}) OVER (ORDER BY ${raw(order('p'))} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS bytes_before
         FROM (${inner}) AS p) AS w WHERE bytes_before IS NULL OR bytes_before <= ${room} ORDER BY ${raw(order('w'))}`;
     const rows = await guard(store.all<R & { row_bytes: number | string }>(sized.text, [...sized.params]));
     return cut(rows, (r) => Number(r.row_bytes), n);
@@ -409,7 +420,12 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
     rule: read?.filter,
     searched,
     columns,
-    bounded: { pageBytes: deps.limits.pageBytes, rowBytes: deps.limits.documentBytes, sizeOf: dialect.jsonBytes('data') },
+    bounded: {
+      pageBytes: deps.limits.pageBytes,
+      rowBytes: deps.limits.documentBytes,
+      sizeOf: dialect.jsonBytes('data'),
+      textColumn: projection ? undefined : 'data',
+    },
     caller: `${caller.kind}:${caller.user ?? ''}`,
     filtered,
   });

@@ -4,7 +4,7 @@ import type { Clock } from '../infra/clock.ts';
 import { isoAt } from '../auth/tokens.ts';
 import { isObject, mergePatch, type JsonObject } from '../json/merge-patch.ts';
 import type { Limits } from '../config.ts';
-import type { Param, Store, Transaction } from '../store/store.ts';
+import type { CommitGroup, Param, Queryable, Store, Transaction } from '../store/store.ts';
 import { appendChanges, changeGroup, deferDocuments, nextEventId } from '../changes/append.ts';
 import type { ChangeEvent, ChangeListener, NewChange } from '../changes/events.ts';
 import { preconditionFailed, satisfies, type IfMatch } from './preconditions.ts';
@@ -58,8 +58,12 @@ export interface DocumentsDeps {
  *   { prefetch: (tx, db) => hooksOf(tx, db), apply: async (tx, hooks, events) => { await queue(tx, hooks, events); tx.afterCommit(wake); } }
  */
 export interface WriteHook<Prefetched = unknown> {
-  /** Reads what `apply` needs; undefined when this write needs nothing of the hook (apply is skipped). */
-  prefetch(tx: Transaction, databaseId: string): Promise<Prefetched | undefined>;
+  /**
+   * Reads what `apply` needs; undefined when this write needs nothing of the hook (apply is
+   * skipped). In a commit group it may run in the group's `begin`, right after its lock (so only
+   * statements, no transaction callbacks).
+   */
+  prefetch(tx: Queryable, databaseId: string): Promise<Prefetched | undefined>;
   /** Writes the side effect once the changes have their ids. */
   apply(tx: Transaction, prefetched: Prefetched, events: ChangeEvent[]): Promise<void>;
 }
@@ -138,24 +142,49 @@ interface VersionedNew {
 /**
  * Per shared transaction of a commit group (its state object), what each write hook prefetched:
  * the writes of one group run one after another on one connection, under the database's lock,
- * so the first one's read (e.g. the database's webhooks) serves them all, saving a round trip
- * per write. Outside a group (SQLite; a lone transaction) every write reads for itself.
+ * so one read (e.g. the database's webhooks) serves them all, saving a round trip per write.
+ * Outside a group (SQLite; a lone transaction) every write reads for itself.
  */
 const prefetchedInGroup = new WeakMap<object, Map<WriteHook, Promise<unknown>>>();
+
+/** Keeps `read` as what `hook` prefetched for the group of `state`; a failed read is not kept: the member fails (and may run again), the next one reads anew. */
+function keepPrefetched(state: object, hook: WriteHook, read: Promise<unknown>): void {
+  let byHook = prefetchedInGroup.get(state);
+  if (!byHook) prefetchedInGroup.set(state, (byHook = new Map()));
+  byHook.set(hook, read);
+  read.catch(() => byHook.delete(hook));
+}
 
 function prefetchOnce(hook: WriteHook, tx: Transaction, databaseId: string): Promise<unknown> {
   const state = tx.group?.state;
   if (typeof state !== 'object' || state === null) return hook.prefetch(tx, databaseId);
-  let byHook = prefetchedInGroup.get(state);
-  if (!byHook) prefetchedInGroup.set(state, (byHook = new Map()));
-  let read = byHook.get(hook);
-  if (!read) {
-    read = hook.prefetch(tx, databaseId);
-    byHook.set(hook, read);
-    // A failed read is not kept: the member fails (and may run again), the next one reads anew.
-    read.catch(() => byHook.delete(hook));
-  }
+  const known = prefetchedInGroup.get(state)?.get(hook);
+  if (known) return known;
+  const read = hook.prefetch(tx, databaseId);
+  keepPrefetched(state, hook, read);
   return read;
+}
+
+/**
+ * The database's commit group with the hooks' reads made by its `begin`, asked for right after
+ * the lock's statement: on PostgreSQL they go in the same message (BEGIN, the lock, the reads:
+ * store/postgres/queryable.ts BeginningQueryable), so a group pays no round trip of its own for
+ * them, and each still runs after the lock was granted, as a member's read would.
+ */
+function groupWithPrefetch(group: CommitGroup, hooks: WriteHook[] | undefined, databaseId: string): CommitGroup {
+  if (!hooks?.length) return group;
+  return {
+    ...group,
+    async begin(q) {
+      const begun = group.begin(q);
+      const reads = hooks.map((hook) => hook.prefetch(q, databaseId));
+      // A read that fails with the lock's message fails `begin` too; none is left unobserved.
+      for (const read of reads) read.catch(() => undefined);
+      const state = await begun;
+      if (typeof state === 'object' && state !== null) for (const [i, hook] of hooks.entries()) keepPrefetched(state, hook, reads[i]);
+      return state;
+    },
+  };
 }
 
 /** The service behind the §1 routes. Every write records its change in the same transaction. */
@@ -210,16 +239,18 @@ export class DocumentsService {
    * `record`: runs last inside the transaction with the answer (an idempotency key's, §1.2).
    */
   private async write<T>(databaseId: string, fn: WriteStep<T>, record?: (tx: Transaction, result: T) => Promise<void>): Promise<T> {
-    return this.store.transaction(
-      async (tx) => {
-        const stamp = new VersionStamp(await nextEventId(tx, this.store.dialect, databaseId));
-        const { result, changes } = await fn(tx, stamp);
-        await this.logChanges(tx, databaseId, changes, stamp);
-        if (record) await record(tx, result);
-        return result;
-      },
-      changeGroup(databaseId, this.store.dialect),
-    );
+    return this.store.transaction(async (tx) => {
+      const stamp = new VersionStamp(await nextEventId(tx, this.store.dialect, databaseId));
+      const { result, changes } = await fn(tx, stamp);
+      await this.logChanges(tx, databaseId, changes, stamp);
+      if (record) await record(tx, result);
+      return result;
+    }, this.changeGroup(databaseId));
+  }
+
+  /** The database's commit group, with the write hooks' reads made by its `begin`. */
+  private changeGroup(databaseId: string): CommitGroup {
+    return groupWithPrefetch(changeGroup(databaseId, this.store.dialect), this.deps.inTransaction, databaseId);
   }
 
   /**
@@ -227,20 +258,17 @@ export class DocumentsService {
    * before it, their events numbered in step order (API.md §1.2 batch): all committed or none.
    */
   async writeAll<T>(databaseId: string, steps: Array<WriteStep<T>>, record?: (tx: Transaction, results: T[]) => Promise<void>): Promise<T[]> {
-    return this.store.transaction(
-      async (tx) => {
-        const stamp = new VersionStamp(await nextEventId(tx, this.store.dialect, databaseId));
-        const results: T[] = [];
-        for (const step of steps) {
-          const { result, changes } = await step(tx, stamp);
-          await this.logChanges(tx, databaseId, changes, stamp);
-          results.push(result);
-        }
-        if (record) await record(tx, results);
-        return results;
-      },
-      changeGroup(databaseId, this.store.dialect),
-    );
+    return this.store.transaction(async (tx) => {
+      const stamp = new VersionStamp(await nextEventId(tx, this.store.dialect, databaseId));
+      const results: T[] = [];
+      for (const step of steps) {
+        const { result, changes } = await step(tx, stamp);
+        await this.logChanges(tx, databaseId, changes, stamp);
+        results.push(result);
+      }
+      if (record) await record(tx, results);
+      return results;
+    }, this.changeGroup(databaseId));
   }
 
   /** A step's changes into the search index, the hooks and the change log, with the versions its writes stamped. */

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { Param, Queryable, Row, Transaction } from '../store.ts';
-import { withLiterals, type PgStatements } from './statements.ts';
+import type { Param, Queryable, Row, Statement, Transaction } from '../store.ts';
+import { literal, withLiterals, type PgStatements } from './statements.ts';
 import { isConnectionError, mayHaveRun, storeError } from './errors.ts';
 import { CommitOutcomeUnknown, StoreUnavailable } from '../errors.ts';
 
@@ -50,30 +50,47 @@ export class PgQueryable implements Queryable {
 }
 
 /**
- * A transaction's first statements: the first one goes in one message with BEGIN (the
- * simple-query protocol, its parameters written in as literals), saving the round trip of a BEGIN
- * of its own; later ones run as usual. `begun()` sends BEGIN alone if no statement came.
+ * A transaction's first statements: those asked for in the same turn (before the next tick) go
+ * in one message with BEGIN (the simple-query protocol, their parameters written in as literals),
+ * saving the round trip of a BEGIN of its own, and one per statement after the first; later ones
+ * run as usual. Each statement of the message still runs after the one before it, with its own
+ * snapshot (READ COMMITTED), as they would one message each: a read sent after a lock sees what
+ * committed before the lock was granted. A failure fails every statement of the message (those
+ * after the failing one did not run). `begun()` sends BEGIN alone if no statement came.
  */
 export class BeginningQueryable extends PgQueryable {
   private started = false;
+  /** The statements of the message not sent yet, each with its caller's settling. */
+  private batch: Array<{ sql: string; resolve: (r: pg.QueryResult) => void; reject: (e: unknown) => void }> | undefined;
   constructor(
     private readonly session: pg.ClientBase,
     statements: PgStatements,
   ) {
     super(session, statements);
   }
-  protected override async exec<T>(sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
-    if (this.started) return super.exec<T>(sql, params);
+  protected override exec<T>(sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+    if (this.started && !this.batch) return super.exec<T>(sql, params);
     this.started = true;
+    return new Promise((resolve, reject) => {
+      const entry = { sql: withLiterals(sql, params), resolve: resolve as (r: pg.QueryResult) => void, reject };
+      if (this.batch) return void this.batch.push(entry);
+      this.batch = [entry];
+      process.nextTick(() => void this.send());
+    });
+  }
+  private async send(): Promise<void> {
+    const batch = this.batch!;
+    this.batch = undefined;
     try {
-      // Two statements: pg answers with one result each.
-      const results = (await this.session.query(`BEGIN; ${withLiterals(sql, params)}`)) as unknown as Array<pg.QueryResult<T & pg.QueryResultRow>>;
-      return results[1];
+      // One result per statement, BEGIN's first.
+      const results = (await this.session.query(`BEGIN; ${batch.map((b) => b.sql).join('; ')}`)) as unknown as pg.QueryResult[];
+      for (const [i, b] of batch.entries()) b.resolve(results[i + 1]);
     } catch (e) {
-      throw storeError(e);
+      const error = storeError(e);
+      for (const b of batch) b.reject(error);
     }
   }
-  /** The transaction is open: BEGIN went with the first statement, or goes now. */
+  /** The transaction is open: BEGIN went with the first statements, or goes now. */
   async begun(): Promise<void> {
     if (this.started) return;
     this.started = true;
@@ -163,10 +180,34 @@ export async function withSession<T>(pool: pg.Pool, fn: (s: Session) => Promise<
 
 /** COMMIT; a connection lost on the way leaves it open whether it committed (CommitOutcomeUnknown). */
 export async function commit(client: pg.ClientBase): Promise<void> {
-  await client.query('COMMIT').catch((e: unknown) => {
-    if (!isConnectionError(e)) throw e;
-    throw mayHaveRun(e) ? new CommitOutcomeUnknown(e) : new StoreUnavailable(e);
-  });
+  await client.query('COMMIT').catch(commitFailed);
+}
+
+function commitFailed(e: unknown): never {
+  if (!isConnectionError(e)) throw e;
+  throw mayHaveRun(e) ? new CommitOutcomeUnknown(e) : new StoreUnavailable(e);
+}
+
+/**
+ * `last`, then COMMIT. Where `last` is a prepared statement of this connection already, both go in
+ * one message (`EXECUTE <name>(<literals>); COMMIT`, the simple-query protocol: one round trip,
+ * the plan reused); else `last` goes alone first (which prepares it, once it recurs). A failure of
+ * `last` skips the COMMIT, as two messages would; a connection lost on the way leaves it open
+ * whether it committed (CommitOutcomeUnknown).
+ */
+export async function commitWith(client: pg.ClientBase, statements: PgStatements, last: Statement | undefined): Promise<void> {
+  if (last) {
+    const text = statements.text(last.sql);
+    const name = statements.name(text, last.params.length);
+    const prepared = (client as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+    if (name === undefined || prepared?.[name] !== text) {
+      await query(client, statements, last.sql, last.params);
+    } else {
+      await client.query(`EXECUTE ${name}(${last.params.map(literal).join(', ')}); COMMIT`).catch(commitFailed);
+      return;
+    }
+  }
+  await commit(client);
 }
 
 /**
