@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { rawJsonBody } from '../http/body.ts';
@@ -45,13 +45,10 @@ export function scopeOf(p: Principal, userId: string | undefined): string {
  * (`body`: the JSON body's text, or what stands for a streamed body's bytes: files/idempotent.ts).
  */
 export function fingerprint(request: FastifyRequest, body = rawJsonBody(request)): string {
-  const h = createHash('sha256');
   const ifMatch = request.headers['if-match'];
-  for (const part of [request.method, request.url, Array.isArray(ifMatch) ? ifMatch.join(',') : (ifMatch ?? ''), body]) {
-    h.update(part);
-    h.update('\0');
-  }
-  return h.digest('base64url');
+  const m = Array.isArray(ifMatch) ? ifMatch.join(',') : (ifMatch ?? '');
+  // One call over the parts, each followed by a NUL: the digest of the same bytes as hashing them one by one.
+  return hash('sha256', `${request.method}\0${request.url}\0${m}\0${body}\0`, 'base64url');
 }
 
 /** Sends a recorded (or fresh) answer. */

@@ -94,8 +94,9 @@ export class IdempotencyKeys {
     return {
       record: async (tx, answer) => {
         const claimedAt = this.iso();
-        if (deferKeyRow(tx, r.databaseId, () => JSON.stringify({ scope: r.scope, key: r.key, fingerprint: r.fingerprint, claimed_at: claimedAt, ...answer })))
-          return;
+        const row = () =>
+          `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${JSON.stringify(answer.etag)},"body":${JSON.stringify(answer.body)}}`;
+        if (deferKeyRow(tx, r.databaseId, row)) return;
         const inserted = await tx.run(
           `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
