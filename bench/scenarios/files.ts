@@ -41,6 +41,10 @@ const line = ([what, m, base]: Row): string[] => [
   m.failures ? m.failureDetail : '',
 ];
 
+/** Alternating runs of bare's and svc's local-disk uploads. */
+const UPLOAD_PAIRS = 3;
+const best = (a: Measurement, b: Measurement) => (a.rps >= b.rps ? a : b);
+
 const scenario: Scenario = {
   name: 'files',
   description: 'files: 1 MiB uploads (10 connections) and downloads vs a bare Fastify streaming to the same disk; kept thumbnail vs plain file; local and S3',
@@ -54,9 +58,14 @@ const scenario: Scenario = {
     try {
       const bareFile = await upload(bare.url, '/files', undefined, BODY);
       log('bare: upload, download');
-      const bareUp = await measure({ url: bare.url, method: 'POST', path: '/files', body: BODY, next: () => ({ headers: OCTETS }) });
+      const bareUpload = () => measure({ url: bare.url, method: 'POST', path: '/files', body: BODY, next: () => ({ headers: OCTETS }) });
+      let bareUp = await bareUpload();
       const bareDown = await measure({ url: bare.url, path: `/files/${bareFile.id}` });
-      rows.push(['bare Fastify: upload 1 MiB', bareUp, undefined], ['bare Fastify: download 1 MiB', bareDown, undefined]);
+      const bareRows: Row[] = [
+        ['bare Fastify: upload 1 MiB', bareUp, undefined],
+        ['bare Fastify: download 1 MiB', bareDown, undefined],
+      ];
+      rows.push(...bareRows);
       const stores: Array<[string, Record<string, string>]> = [
         ['local disk', { STORAGE_URL: `file:${join(dir, 'svc-files')}` }],
         [
@@ -84,12 +93,23 @@ const scenario: Scenario = {
           const thumbPath = `/v1/files/bench/${picture.id}/content?thumb=100x100`;
           const thumb = Buffer.from(await (await fetch(svc.url + thumbPath, { headers: { authorization: `Bearer ${svc.key}` } })).arrayBuffer());
           const plain = await upload(svc.url, '/v1/files/bench?name=plain.bin', svc.key, thumb);
-          const up = await measure(target({ method: 'POST', path: '/v1/files/bench?name=up.bin', body: BODY, next: () => ({ headers: OCTETS }) }));
+          const svcUpload = () => measure(target({ method: 'POST', path: '/v1/files/bench?name=up.bin', body: BODY, next: () => ({ headers: OCTETS }) }));
+          let up = await svcUpload();
+          if (label === 'local disk') {
+            // Uploads swing most from run to run (the kernel's copies into the page cache): bare and
+            // svc alternate UPLOAD_PAIRS times on the same disk, and each keeps its best run.
+            for (let i = 1; i < UPLOAD_PAIRS; i++) {
+              bareUp = best(bareUp, await bareUpload());
+              up = best(up, await svcUpload());
+            }
+            bareRows[0][0] = `bare Fastify: upload 1 MiB (best of ${UPLOAD_PAIRS})`;
+            bareRows[0][1] = bareUp;
+          }
           const down = await measure(target({ path: `/v1/files/bench/${file.id}/content` }));
           const plainServed = await measure(target({ path: `/v1/files/bench/${plain.id}/content` }));
           const thumbServed = await measure(target({ path: thumbPath }));
           rows.push(
-            [`svc, ${label}: upload 1 MiB`, up, bareUp],
+            [`svc, ${label}: upload 1 MiB${label === 'local disk' ? ` (best of ${UPLOAD_PAIRS}, as bare's)` : ''}`, up, bareUp],
             [`svc, ${label}: download 1 MiB`, down, bareDown],
             [`svc, ${label}: a plain file of ${num(thumb.length)} B`, plainServed, undefined],
             [`svc, ${label}: a kept 100x100 thumbnail (${num(thumb.length)} B), vs the plain file`, thumbServed, plainServed],
@@ -114,6 +134,7 @@ const scenario: Scenario = {
       "file of the same size. svc's upload also hashes (SHA-256), sniffs the type, writes the record and its event in",
       'a transaction and renames the temp file into place; its download checks the key and the record first. The bare',
       'server has no S3 side: the S3 rows include s3rver (a Node S3 server on the same 2 cores) in their cost.',
+      `The local-disk uploads alternate bare and svc ${UPLOAD_PAIRS} times and each keeps its best run: single runs of the same build spread widely even on a quiet machine (the kernel's copies into the page cache vary).`,
       ...(notes.length ? ['', ...notes] : []),
     ].join('\n');
   },
