@@ -59,8 +59,8 @@ export function send(reply: FastifyReply, answer: RecordedAnswer): FastifyReply 
 }
 
 /**
- * Answers a writing request under its Idempotency-Key, if it has one (§1.2): claims the key for
- * its caller, runs the write with a recorder for its transaction, and sends its answer; replays a
+ * Answers a writing request under its Idempotency-Key, if it has one (§1.2): runs the write with
+ * a recorder of the caller's key for its transaction, and sends its answer; replays a
  * recorded answer with `Idempotent-Replayed: true`.
  * `crashAfterCommit`: tests only (config.testCrashAfterCommitKey).
  */
@@ -95,9 +95,8 @@ export async function claimed<T>(
   r: KeyedRequest,
   run: (record: NonNullable<Recorder>) => Promise<T>,
 ): Promise<{ replay: RecordedAnswer } | { result: T }> {
-  const claim = keys.claim(r);
   try {
-    return { result: await run((tx, a) => claim.record(tx, a)) };
+    return { result: await run((tx, a) => keys.record(r, tx, a)) };
   } catch (e) {
     return { replay: await keys.afterFailure(r, e) };
   }

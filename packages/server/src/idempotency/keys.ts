@@ -53,13 +53,7 @@ export interface KeyedRequest {
   fingerprint: string;
 }
 
-/** A key a request means to take: its row is written in the write's transaction. */
-export interface Claim {
-  /** Records the key with its answer inside the write's transaction; throws (rolling the write back) if the key is taken. */
-  record(tx: Transaction, answer: RecordedAnswer): Promise<void>;
-}
-
-/** Thrown by `Claim.record` when the key is taken: `afterFailure` finds by whom. */
+/** Thrown by `record` when the key is taken: `afterFailure` finds by whom. */
 class KeyTaken extends Error {}
 
 interface Row {
@@ -89,24 +83,24 @@ export class IdempotencyKeys {
     return new Date(this.clock.now() + ms).toISOString();
   }
 
-  /** The key's row of a keyed write: deferred to the commit group's last statement where there is one, else a statement of its own. */
-  claim(r: KeyedRequest): Claim {
-    return {
-      record: async (tx, answer) => {
-        const claimedAt = this.iso();
-        const row = () =>
-          `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${JSON.stringify(answer.etag)},"body":${JSON.stringify(answer.body)}}`;
-        if (deferKeyRow(tx, r.databaseId, row)) return;
-        const inserted = await tx.run(
-          `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
-             claimed_at = EXCLUDED.claimed_at, status = EXCLUDED.status, etag = EXCLUDED.etag, body = EXCLUDED.body
-           WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?`,
-          [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
-        );
-        if (inserted === 0) throw new KeyTaken();
-      },
-    };
+  /**
+   * Records the key with its answer inside the write's transaction: deferred to the commit group's
+   * last statement where there is one, else a statement of its own; throws (rolling the write
+   * back) if the key is taken.
+   */
+  async record(r: KeyedRequest, tx: Transaction, answer: RecordedAnswer): Promise<void> {
+    const claimedAt = this.iso();
+    const row = () =>
+      `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${JSON.stringify(answer.etag)},"body":${JSON.stringify(answer.body)}}`;
+    if (deferKeyRow(tx, r.databaseId, row)) return;
+    const inserted = await tx.run(
+      `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
+         claimed_at = EXCLUDED.claimed_at, status = EXCLUDED.status, etag = EXCLUDED.etag, body = EXCLUDED.body
+       WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?`,
+      [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
+    );
+    if (inserted === 0) throw new KeyTaken();
   }
 
   /**
