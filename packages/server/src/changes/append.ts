@@ -154,8 +154,10 @@ export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<P
         `SELECT CAST(last_event_id AS TEXT) AS last, ${dialect.search.settings} AS search FROM databases WHERE id = ? FOR NO KEY UPDATE`,
         [databaseId],
       );
-      // No row: the database is gone, and the writes fail on their foreign keys.
-      return { next: BigInt(row?.last ?? '0') + 1n, events: [], deltas: new Map(), search: row?.search ?? null, documents: [], keyRows: [] };
+      // No row: the database is gone. Its documents and events have no foreign key on PostgreSQL
+      // (migration 18): this lock, held until COMMIT, is what keeps them from outliving it.
+      if (!row) throw new Error(`Database '${databaseId}' does not exist (deleted meanwhile)`);
+      return { next: BigInt(row.last) + 1n, events: [], deltas: new Map(), search: row.search, documents: [], keyRows: [] };
     },
     end: (q, pending) => writePending(q, dialect, databaseId, pending),
     last: (pending) => pendingStatement(dialect, databaseId, pending),
@@ -221,8 +223,8 @@ function pendingStatement(dialect: Dialect, databaseId: string, pending: Pending
 
 /**
  * The statement of `writePending` (PostgreSQL's: the one store with commit groups and
- * `jsonRecords`). Each row names the database itself rather than joining the counter's row: a
- * database deleted meanwhile must fail the writes on their foreign keys, not drop them silently.
+ * `jsonRecords`). Each row names the database itself rather than joining the counter's row; a
+ * database deleted meanwhile fails the group's `begin`, whose lock then keeps it until COMMIT.
  */
 function writePendingSql(dialect: Dialect): string {
   let sql = writePendingSqls.get(dialect);
