@@ -210,15 +210,32 @@ function pendingStatement(dialect: Dialect, databaseId: string, pending: Pending
       databaseId,
       databaseId,
       JSON.stringify(deltas),
-      `[${documents.join(',')}]`,
+      jsonArray(documents),
       databaseId,
-      `[${events.join(',')}]`,
+      jsonArray(events),
       databaseId,
       databaseId,
       databaseId,
-      `[${keyRows.join(',')}]`,
+      jsonArray(keyRows),
     ],
   };
+}
+
+/**
+ * `[a,b,…]` from the elements' JSON texts, as one flat string: a template around a join is a rope
+ * of the join's copy, which every later step over the text (its escaping as a literal, its length
+ * in bytes) would copy whole again, and a group's records run to hundreds of kilobytes.
+ */
+function jsonArray(elements: string[]): string {
+  if (elements.length === 0) return '[]';
+  const parts = new Array<string>(elements.length * 2 + 1);
+  parts[0] = '[';
+  for (let i = 0; i < elements.length; i++) {
+    parts[2 * i + 1] = elements[i];
+    parts[2 * i + 2] = ',';
+  }
+  parts[parts.length - 1] = ']';
+  return parts.join('');
 }
 
 /**
