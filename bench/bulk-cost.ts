@@ -70,7 +70,14 @@ async function load(svc: Svc, amount: number): Promise<void> {
     body: bodies[0],
     setupRequest: (req: Request) => ({ ...req, body: bodies[nextBody++ % bodies.length] }),
   };
-  const r = await autocannon({ url: svc.url, connections: CONNECTIONS, amount, timeout: 60, headers: { authorization: `Bearer ${svc.key}` }, requests: [bulk] });
+  const r = await autocannon({
+    url: svc.url,
+    connections: CONNECTIONS,
+    amount,
+    timeout: 60,
+    headers: { authorization: `Bearer ${svc.key}` },
+    requests: [bulk],
+  });
   const bad = r.non2xx + r.errors + r.timeouts;
   if (bad) throw new Error(`${bad} failed requests`);
 }

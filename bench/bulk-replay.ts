@@ -12,7 +12,10 @@ import { call, startSvc } from './lib/svc.ts';
 
 const GROUP = Number(process.env.BENCH_GROUP_BULKS ?? 10);
 const REPS = Number(process.env.BENCH_REPS ?? 20);
-const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'.split(' ');
+const WORDS =
+  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'.split(
+    ' ',
+  );
 const rand = random(3);
 const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
 const doc = (i: number) => ({
@@ -64,15 +67,21 @@ const FKS = [
   'ALTER TABLE $s.events ADD FOREIGN KEY (database_id) REFERENCES databases(id) ON DELETE CASCADE',
 ];
 const variants: Record<string, { ddl: string[]; sql?: string; events?: boolean; compact?: boolean }> = {
-  'as svc writes it': { ddl: FKS },
-  'text keys COLLATE "C"': { ddl: [...FKS, collateC('documents', ['collection', 'id', 'created_at', 'updated_at']), collateC('events', ['collection', 'type', 'document_id', 'created_at'])] },
+  'one record per document, foreign keys (before)': { ddl: FKS },
+  'text keys COLLATE "C"': {
+    ddl: [
+      ...FKS,
+      collateC('documents', ['collection', 'id', 'created_at', 'updated_at']),
+      collateC('events', ['collection', 'type', 'document_id', 'created_at']),
+    ],
+  },
   'no events_by_time': { ddl: [...FKS, 'DROP INDEX $s.events_created_at_idx'] },
   'no foreign keys': { ddl: [] },
   'no documents_by_updated': { ddl: [...FKS, 'DROP INDEX $s.documents_database_id_collection_updated_at_id_idx'] },
   'no events at all': { ddl: FKS, events: false },
-  'compact records': { ddl: FKS, compact: true },
-  'compact, no foreign keys': { ddl: [], compact: true },
-  'compact records parsed only': { ddl: [], compact: true, sql: `WITH ${COMPACT_DR} SELECT count(*) FROM dr WHERE CAST($1 AS text) IS NOT NULL` },
+  'records per write': { ddl: FKS, compact: true },
+  'records per write, no foreign keys (now)': { ddl: [], compact: true },
+  'records per write parsed only': { ddl: [], compact: true, sql: `WITH ${COMPACT_DR} SELECT count(*) FROM dr WHERE CAST($1 AS text) IS NOT NULL` },
   'records parsed only': { ddl: [], sql: `WITH ${DR} SELECT count(*) FROM dr WHERE CAST($1 AS text) IS NOT NULL` },
 };
 const runNs = (pid: number) => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
