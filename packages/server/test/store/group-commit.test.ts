@@ -67,6 +67,19 @@ forEachStore('group commit', (kind) => {
     assert.deepEqual(await Promise.all(['f', 'g'].map((name) => write(name))), ['6', '7'], 'the next group goes on from the counter');
   });
 
+  test('writes to a database deleted meanwhile fail, and leave no event behind', async () => {
+    databaseId = await newDatabase();
+    assert.equal(await write('a'), '1');
+    await db.store.run('DELETE FROM databases WHERE id = ?', [databaseId]);
+    const outcomes = await Promise.allSettled(['b', 'c'].map((name) => write(name)));
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['rejected', 'rejected'],
+    );
+    const left = await db.store.get<{ n: number | string }>('SELECT count(*) AS n FROM events WHERE database_id = ?', [databaseId]);
+    assert.equal(Number(left?.n), 0, "the database's events went with it, and none was written after");
+  });
+
   if (kind === 'postgres') {
     test('PostgreSQL: writes asked for together run in one transaction', async () => {
       databaseId = await newDatabase();

@@ -203,11 +203,23 @@ export async function commitWith(client: pg.ClientBase, statements: PgStatements
     if (name === undefined || prepared?.[name] !== text) {
       await query(client, statements, last.sql, last.params);
     } else {
-      await client.query(`EXECUTE ${name}(${last.params.map(literal).join(', ')}); COMMIT`).catch(commitFailed);
+      await client.query(executeAndCommit(name, last.params)).catch(commitFailed);
       return;
     }
   }
   await commit(client);
+}
+
+/**
+ * `EXECUTE <name>(<literals>); COMMIT` built by one join, so it is one flat string: a template
+ * around the literals would be a rope that pg, measuring its bytes, copies whole once more (the
+ * literals hold a commit group's JSON records, hundreds of kilobytes).
+ */
+function executeAndCommit(name: string, params: Param[]): string {
+  const parts = ['EXECUTE ', name, '('];
+  for (let i = 0; i < params.length; i++) parts.push(i ? ', ' : '', literal(params[i]));
+  parts.push('); COMMIT');
+  return parts.join('');
 }
 
 /**
