@@ -77,5 +77,6 @@ export const postgresJson: JsonSql = {
   // rank = 4 excludes). A GIN index on the term with jsonb_path_ops serves it (documents/indexes.ts).
   arrayHolds: (t, list) =>
     list ? `(${rank(t)} = 4 AND ${t} @> ANY(ARRAY(SELECT jsonb_array_elements(CAST(? AS jsonb)))))` : `(${rank(t)} = 4 AND ${t} @> CAST(? AS jsonb))`,
-  arrayIndex: (name, path) => `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents USING gin (${at(path)} jsonb_path_ops)`,
+  arrayIndex: (name, path, where) =>
+    `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents USING gin (${at(path)} jsonb_path_ops)${where ? ` WHERE ${where}` : ''}`,
 };
