@@ -83,6 +83,14 @@ export interface JsonSql {
   arrayHolds?(term: JsonTerm, list: boolean): string;
   /** With arrayHolds: the statement that builds a GIN index on a field of the document, which serves it; with `where`, partial. */
   arrayIndex?(name: string, path: string[], where?: string): string;
+  /**
+   * Where present (PostgreSQL): the statement that makes ANALYZE keep statistics of a field's
+   * expressions (`sortKeys`, or with `array` the term arrayIndex indexes) over the whole table. The
+   * planner reads an expression's statistics from an index on it, but never from a partial one, so
+   * without these a collection's automatic indexes left its filters estimated by default
+   * selectivities (a GIN passed over for a B-tree range of every array). They cost writes nothing.
+   */
+  fieldStatistics?(name: string, path: string[], array: boolean): string;
 }
 
 /** A JSON value in SQL as a dialect spells it (SQLite: a JSON path into `data`; PostgreSQL: a jsonb expression). */
