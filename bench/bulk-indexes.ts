@@ -53,7 +53,6 @@ function cpuMs(pid: number): number {
     return 0;
   }
 }
-const sum = (pids: number[]) => pids.reduce((a, p) => a + cpuMs(p), 0);
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -87,21 +86,38 @@ async function bulks(svc: Svc, amount: number): Promise<void> {
     body: bodies[0],
     setupRequest: (req: Request) => ({ ...req, body: bodies[nextBody++ % bodies.length] }),
   };
-  const r = await autocannon({ url: svc.url, connections: CONNECTIONS, amount, timeout: 60, headers: { authorization: `Bearer ${svc.key}` }, requests: [insert] });
+  const r = await autocannon({
+    url: svc.url,
+    connections: CONNECTIONS,
+    amount,
+    timeout: 60,
+    headers: { authorization: `Bearer ${svc.key}` },
+    requests: [insert],
+  });
   const bad = r.non2xx + r.errors + r.timeouts;
   if (bad) throw new Error(`${bad} failed bulks`);
 }
 
-/** CPU ms per bulk of svc's process and of its database's backends, over `BULKS` bulks. */
+/**
+ * CPU ms per bulk of svc's process and of its database's backends, over `BULKS` bulks. A short
+ * burst first opens the pool's connections again (pg's pool closes those idle for 10 s, as they are
+ * while the other side runs its round); a backend that appears during the round counts whole.
+ */
 async function measure(side: Side): Promise<{ svc: number; backends: number }> {
   const pid = side.svc.child.pid!;
-  const backends = side.dbName
-    ? (await side.svc.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = '${side.dbName}'`)).map((r) => r.pid)
-    : [];
+  const backendPids = async () =>
+    side.dbName ? (await side.svc.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = '${side.dbName}'`)).map((r) => r.pid) : [];
+  await bulks(side.svc, CONNECTIONS * 2);
+  const before = new Map((await backendPids()).map((p) => [p, cpuMs(p)]));
   const s0 = cpuMs(pid);
-  const b0 = sum(backends);
   await bulks(side.svc, BULKS);
-  return { svc: (cpuMs(pid) - s0) / BULKS, backends: (sum(backends) - b0) / BULKS };
+  const s1 = cpuMs(pid);
+  let backends = 0;
+  for (const p of new Set([...before.keys(), ...(await backendPids())])) {
+    const now = cpuMs(p);
+    if (now > 0) backends += now - (before.get(p) ?? 0);
+  }
+  return { svc: (s1 - s0) / BULKS, backends: backends / BULKS };
 }
 
 const LIST = `/v1/listdocs/docs?limit=20&sortBy=score&sortOrder=desc&filter=${encodeURIComponent(JSON.stringify({ status: 'open' }))}`;
@@ -128,7 +144,10 @@ for (const store of stores) {
       for (const side of round % 2 ? [...sides].reverse() : sides) {
         const m = await measure(side);
         rows[side.name].push(m);
-        console.log(`${store} round ${round} ${side.name}: svc ${m.svc.toFixed(2)} ms CPU per bulk of 100` + (side.dbName ? `, backends ${m.backends.toFixed(2)} ms` : ''));
+        console.log(
+          `${store} round ${round} ${side.name}: svc ${m.svc.toFixed(2)} ms CPU per bulk of 100` +
+            (side.dbName ? `, backends ${m.backends.toFixed(2)} ms` : ''),
+        );
       }
     }
     for (const name of ['old', 'new'] as const) {

@@ -265,19 +265,21 @@ export class AutoIndexer {
         : dialect.createDocumentIndex(name, ['database_id', 'collection', ...keys, ...(kind === 'created' ? ['created_at'] : []), 'id'], where);
     // One per field (and per its array term) for the whole table, as an index of every collection
     // had it: made by the first collection's index on the field, kept with it by the others'.
-    const statistics =
-      dialect.json.fieldStatistics &&
-      dialect.json.fieldStatistics(
-        `documents_stats_${createHash('sha256').update(globalKey(segments, kind === 'array' ? 'array' : 'btree')).digest('hex').slice(0, 16)}`,
-        segments,
-        kind === 'array',
-      );
+    const statistics = dialect.json.fieldStatistics?.(
+      `documents_stats_${createHash('sha256')
+        .update(globalKey(segments, kind === 'array' ? 'array' : 'btree'))
+        .digest('hex')
+        .slice(0, 16)}`,
+      segments,
+      kind === 'array',
+    );
     try {
       // Building an index on a large table outlasts a request's statement time-out.
       await this.store.maintenance(async (q) => {
         try {
           await q.run(statement);
-          if (statistics) await q.run(statistics);
+          // Reported, not fatal: the index serves without them (a PostgreSQL before 14 has no statistics on expressions).
+          if (statistics) await q.run(statistics).catch(this.onError);
           // Statistics first: an index is recorded once the planner knows it, so a list that follows
           // the record is planned with it.
           await q.run('ANALYZE documents');

@@ -76,7 +76,10 @@ forEachStore('automatic indexes for array fields', (kind) => {
 
   test('a field held only as a scalar gets no GIN', async () => {
     await listThrice({ level: 3 });
-    await eventually(async () => assert.ok((await recorded()).some((r) => r.path === 'posts:level>createdAt')), { timeoutMs: 10_000, what: 'the index on level' });
+    await eventually(async () => assert.ok((await recorded()).some((r) => r.path === 'posts:level>createdAt')), {
+      timeoutMs: 10_000,
+      what: 'the index on level',
+    });
     assert.ok(!(await recorded()).some((r) => r.path === 'posts:level[]'));
     assert.ok((await ginIndexes()).every((i) => !i.sql.includes('{level}')));
   });
@@ -92,10 +95,10 @@ forEachStore('automatic indexes for array fields', (kind) => {
     const { store } = t.server.db;
     const f = compileFilter(store.dialect.json, JSON.stringify({ tags: 'rare' }));
     // As the list counts: the collection written into the text (key-sql.ts), so its partial index serves.
-    const plan = await store.all<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT count(*) FROM documents WHERE ${inNamedCollection(store.dialect, 'posts')} AND ${f.sql}`, [
-      t.db.databaseId,
-      ...f.params,
-    ]);
+    const plan = await store.all<{ 'QUERY PLAN': string }>(
+      `EXPLAIN SELECT count(*) FROM documents WHERE ${inNamedCollection(store.dialect, 'posts')} AND ${f.sql}`,
+      [t.db.databaseId, ...f.params],
+    );
     const text = plan.map((r) => r['QUERY PLAN']).join('\n');
     const gin = (await ginIndexes())[0].name;
     assert.ok(text.includes(gin), text);
@@ -114,10 +117,10 @@ forEachStore('automatic indexes for array fields', (kind) => {
     );
     const f = compileFilter(store.dialect.json, JSON.stringify({ label: { $prefix: 'l123' } }));
     const explain = kind === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN';
-    const plan = await store.all<Record<string, string>>(`${explain} SELECT count(*) FROM documents WHERE ${inNamedCollection(store.dialect, 'posts')} AND ${f.sql}`, [
-      t.db.databaseId,
-      ...f.params,
-    ]);
+    const plan = await store.all<Record<string, string>>(
+      `${explain} SELECT count(*) FROM documents WHERE ${inNamedCollection(store.dialect, 'posts')} AND ${f.sql}`,
+      [t.db.databaseId, ...f.params],
+    );
     const text = plan.map((r) => r.detail ?? r['QUERY PLAN']).join('\n');
     assert.ok(text.includes(row.name), text);
     const page = await api.get<{ documents: Array<{ label: string }>; total: number }>('/posts/docs', 200, {

@@ -54,7 +54,11 @@ forEachStore('automatic indexes per collection', (kind) => {
    * The statements on `documents` a list runs, with their parameters, and its answer: the secret
    * key's, or with `session` the public key's for that user.
    */
-  const listRecorded = async (collection: string, query: Record<string, string>, session?: string): Promise<{ page: Page; statements: Array<[string, Param[]]> }> => {
+  const listRecorded = async (
+    collection: string,
+    query: Record<string, string>,
+    session?: string,
+  ): Promise<{ page: Page; statements: Array<[string, Param[]]> }> => {
     const store = t.server.db.store as Store & Record<string, unknown>;
     const statements: Array<[string, Param[]]> = [];
     const methods = ['all', 'get'] as const;
@@ -92,11 +96,18 @@ forEachStore('automatic indexes per collection', (kind) => {
       .filter((d) => ('status' in filter ? d.status === filter.status : d.owner === filter.owner))
       .sort((a, b) => (sort === 'score' ? a.score - b.score : a.i - b.i));
 
-  test("lists of one collection earn partial indexes named by that collection; their definitions name it", async () => {
+  test('lists of one collection earn partial indexes named by that collection; their definitions name it', async () => {
     for (let i = 0; i < 3; i += 1) await api.get('/listdocs/docs', 200, { query: byStatusScore });
     for (let i = 0; i < 3; i += 1) await api.get('/listdocs/docs', 200, { query: byCreatedOwner });
     const wanted = ['listdocs:owner>createdAt', 'listdocs:score', 'listdocs:status'];
-    await eventually(async () => assert.deepEqual((await keys()).filter((k) => !k.endsWith('[]')), wanted), { timeoutMs: 20_000, what: 'the three indexes of listdocs' });
+    await eventually(
+      async () =>
+        assert.deepEqual(
+          (await keys()).filter((k) => !k.endsWith('[]')),
+          wanted,
+        ),
+      { timeoutMs: 20_000, what: 'the three indexes of listdocs' },
+    );
     // PostgreSQL: the GINs of the array-less fields are refused (no document holds them as arrays).
     assert.deepEqual(
       (await keys()).filter((k) => k.endsWith('[]')),
@@ -115,7 +126,11 @@ forEachStore('automatic indexes per collection', (kind) => {
         "SELECT stxname AS name, pg_get_statisticsobjdef_expressions(oid)::text AS exprs FROM pg_statistic_ext WHERE stxname LIKE 'documents_stats_%' ORDER BY 1",
       );
       assert.equal(stats.length, 3, JSON.stringify(stats));
-      for (const field of ['owner', 'score', 'status']) assert.ok(stats.some((s) => s.exprs.includes(`{${field}}`)), `${field}: ${JSON.stringify(stats)}`);
+      for (const field of ['owner', 'score', 'status'])
+        assert.ok(
+          stats.some((s) => s.exprs.includes(`{${field}}`)),
+          `${field}: ${JSON.stringify(stats)}`,
+        );
       const analysed = await t.server.db.store.get<{ n: number | string }>(
         "SELECT count(*) AS n FROM pg_statistic_ext s JOIN pg_statistic_ext_data d ON d.stxoid = s.oid WHERE s.stxname LIKE 'documents_stats_%' AND d.stxdexpr IS NOT NULL",
       );

@@ -53,9 +53,7 @@ forEachStore('automatic indexes', (kind) => {
       assert.ok(plan.includes(index.name) && !plan.includes('TEMP B-TREE'), plan);
     } else {
       await store.run('SET enable_seqscan = off'); // 30 rows: make the planner show what it would do on a large table
-      const plan = (await store.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [t.db.databaseId, ...f.params]))
-        .map((r) => r['QUERY PLAN'])
-        .join('\n');
+      const plan = (await store.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [t.db.databaseId, ...f.params])).map((r) => r['QUERY PLAN']).join('\n');
       await store.run('RESET enable_seqscan');
       // PostgreSQL uses the index, but still sorts what it found: its string comparison also says
       // the numeric sort key IS NULL, which the planner does not count as fixing that column.
@@ -71,7 +69,9 @@ forEachStore('automatic indexes', (kind) => {
     // Recorded right after the index is built, in the background.
     await eventually(
       async () => {
-        const row = await t.server.db.store.get<{ path: string; name: string }>('SELECT path, name FROM document_indexes WHERE path = ?', ['scores:rank.value']);
+        const row = await t.server.db.store.get<{ path: string; name: string }>('SELECT path, name FROM document_indexes WHERE path = ?', [
+          'scores:rank.value',
+        ]);
         assert.deepEqual(row, { path: 'scores:rank.value', name: found[0].name });
       },
       { timeoutMs: 5000, what: 'scores:rank.value in document_indexes' },
