@@ -16,6 +16,13 @@ import { readFileSync } from 'node:fs';
 import autocannon, { type Request } from 'autocannon';
 import { random } from './lib/documents.ts';
 import { benchStores, call, seed, startSvc, type Svc, waitForIndexes } from './lib/svc.ts';
+import { inNamedCollection } from '../packages/server/src/documents/key-sql.ts';
+import { compileFilter } from '../packages/server/src/documents/query.ts';
+import { orderClause, sortOf } from '../packages/server/src/documents/keyset.ts';
+import { withLiterals } from '../packages/server/src/store/postgres/statements.ts';
+import { sqliteJson } from '../packages/server/src/store/sqlite/json-sql.ts';
+import { postgresJson } from '../packages/server/src/store/postgres/json-sql.ts';
+import type { Dialect } from '../packages/server/src/store/store.ts';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const BULKS = Number(process.env.BENCH_BULKS ?? 200);
@@ -120,6 +127,24 @@ async function measure(side: Side): Promise<{ svc: number; backends: number }> {
   return { svc: (s1 - s0) / BULKS, backends: backends / BULKS };
 }
 
+/**
+ * The query plan of the list's core, as this tree spells it for a collection with indexes of its own
+ * (list.ts adds the page's columns and its size window around it), values written in as literals.
+ */
+async function plan(side: Side): Promise<string> {
+  // What the spelling reads of a dialect: its JSON SQL and its key placeholder (store.ts keyParam).
+  const dialect = (side.dbName ? { json: postgresJson, keyParam: '?' } : { json: sqliteJson, keyParam: '+?' }) as Dialect;
+  const f = compileFilter(dialect.json, JSON.stringify({ status: 'open' }));
+  const order = orderClause(sortOf(dialect.json, { path: ['score'] }, true));
+  const databaseId = (await side.svc.query<{ id: string }>('SELECT id FROM databases LIMIT 1'))[0].id;
+  const sql = withLiterals(`SELECT id FROM documents WHERE ${inNamedCollection(dialect, 'listdocs')} AND (${f.sql}) ORDER BY ${order} LIMIT 21`, [
+    databaseId,
+    ...f.params,
+  ]);
+  const rows = await side.svc.query<Record<string, string>>(`${side.dbName ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN'} ${sql}`);
+  return rows.map((r) => r.detail ?? r['QUERY PLAN']).join('\n');
+}
+
 const LIST = `/v1/listdocs/docs?limit=20&sortBy=score&sortOrder=desc&filter=${encodeURIComponent(JSON.stringify({ status: 'open' }))}`;
 
 const { stores } = await benchStores();
@@ -137,6 +162,7 @@ for (const store of stores) {
       await waitForIndexes(svc, ['score', 'status'], listOnce);
       const built = await svc.query<{ path: string }>('SELECT path FROM document_indexes ORDER BY path');
       console.log(`${store} ${side.name}: indexes ${built.map((r) => r.path).join(', ')}`);
+      if (side.name === 'new') console.log(`${store} new: plan of the list's core (collection named, filter status, order score desc):\n${await plan(side)}`);
       await bulks(svc, 100); // warm-up
     }
     const rows: Record<string, Array<{ svc: number; backends: number }>> = { old: [], new: [] };

@@ -58,6 +58,14 @@ interface IndexDemand {
   byCreatedAt: boolean;
 }
 
+/**
+ * How old this process's reading of document_indexes may be when a list names a field it knows no
+ * index for: then it is read again, so indexes another instance built reach this one's lists (which
+ * name a collection in their SQL only once it is known to have indexes) within a minute, at the cost
+ * of one small read a minute at most.
+ */
+const RELOAD_MS = 60_000;
+
 /** Demand entries, and refusals, remembered at most (the least recently used go first). */
 const MAX_DEMAND_ENTRIES = 10_000;
 
@@ -98,6 +106,7 @@ export class AutoIndexer {
   private readonly refusals = new LRUCache<string, number>({ max: MAX_DEMAND_ENTRIES });
   private readonly budget: IndexBudget;
   private loaded: Promise<void> | undefined;
+  private loadedAt = 0;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -109,7 +118,10 @@ export class AutoIndexer {
     this.budget = { ...DEFAULT_INDEX_BUDGET, ...budget };
   }
 
-  private load(): Promise<void> {
+  /** Reads document_indexes: once, or with `stale` again if the last reading is older than RELOAD_MS. */
+  private load(stale = false): Promise<void> {
+    if (stale && this.loaded && this.now() - this.loadedAt >= RELOAD_MS) this.loaded = undefined;
+    if (!this.loaded) this.loadedAt = this.now();
     return (this.loaded ??= this.store
       .all<{ path: string }>('SELECT path FROM document_indexes')
       .then((rows) => {
@@ -167,6 +179,14 @@ export class AutoIndexer {
       ...demand.filter.map((segments): [string[], Kind[]] => [segments, [demand.byCreatedAt ? 'created' : 'btree', ...(gin ? (['array'] as const) : [])]]),
       ...(demand.sort ? [[demand.sort, gin ? ['btree', 'array'] : ['btree']] as [string[], Kind[]]] : []),
     ];
+    if (wanted.some(([segments, kinds]) => kinds.some((kind) => !this.has(collection, segments, kind)))) {
+      try {
+        await this.load(true);
+      } catch (e) {
+        this.onError(e);
+        return;
+      }
+    }
     for (const [segments, kinds] of wanted) {
       if (kinds.every((kind) => this.has(collection, segments, kind))) continue;
       // Demand is counted per field, whatever index shape each list needs: the third list that

@@ -7,6 +7,7 @@ import { apiClient } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { indexCatalog, type IndexRow } from './index-catalog.ts';
 import type { Param, Store } from '../../src/store/store.ts';
+import { AutoIndexer } from '../../src/documents/indexes.ts';
 
 /**
  * Automatic indexes are per collection (documents/indexes.ts): the index a collection's lists earn
@@ -205,7 +206,12 @@ forEachStore('automatic indexes per collection', (kind) => {
     assert.equal((await api.get<Page>('/listdocs/docs', 200, { query: byStatusScore })).total, expected({ status: 'open' }, 'score').length);
   });
 
-  test('the third list of the other collection earns it indexes of its own', async () => {
+  test('the third list of the other collection earns it indexes of its own; another instance learns of them within a minute', async () => {
+    // Another instance's indexer on the same store, which has read document_indexes already.
+    let clock = Date.now();
+    const other = new AutoIndexer(t.server.db.store, {}, undefined, () => clock);
+    await other.ensure(t.db.databaseId, 'notes', { filter: [], byCreatedAt: true });
+    assert.ok(other.servesCollection('listdocs') && !other.servesCollection('notes'));
     await api.get('/notes/docs', 200, { query: byStatusScore });
     await eventually(async () => assert.ok((await keys()).includes('notes:score') && (await keys()).includes('notes:status')), {
       timeoutMs: 20_000,
@@ -213,6 +219,13 @@ forEachStore('automatic indexes per collection', (kind) => {
     });
     const own = (await indexes()).filter((i) => i.sql.includes("'notes'"));
     assert.equal(own.length, 2, JSON.stringify(own));
+    // The other instance's next list naming the field reads the table again only once its reading is a minute old.
+    const asks = { filter: [['status']], sort: ['score'], byCreatedAt: false };
+    await other.ensure(t.db.databaseId, 'notes', asks);
+    assert.equal(other.servesCollection('notes'), false);
+    clock += 60_000;
+    await other.ensure(t.db.databaseId, 'notes', asks);
+    assert.equal(other.servesCollection('notes'), true);
     const { page, statements } = await listRecorded('notes', byStatusScore);
     const added = Array.from({ length: 100 }, (_, k) => doc(1000 + k)).filter((d) => d.status === 'open').length;
     assert.equal(page.total, expected({ status: 'open' }, 'score').length + added);
