@@ -73,24 +73,28 @@ const MAX_DEMAND_ENTRIES = 10_000;
  * Automatic indexes on user fields. The rule (docs/documents.md, "Indexes"): when lists of a collection
  * sort or filter by a user field path `minRequests` times within `windowMs` (default 3 in 10
  * minutes), and documents of that collection hold a value at that path, svc builds, in the
- * background, one index of that collection's documents, on (database, collection, <the field's sort keys>, id)
- * `WHERE collection = '<name>'` (partial: writes into other collections never maintain it), which
- * then serves that collection in every database. Its lists spell the collection in their SQL text
- * (`servesCollection`, key-sql.ts) so that the planner can use it. Each database may cause at most `perDatabase` builds (16)
- * and the store holds at most `perStore` (64), so one tenant sorting by junk fields can neither
- * spend the indexes of the others nor make svc index fields no document has; past a budget,
- * lists still work, by scanning. A refused field is not reconsidered for `windowMs`.
+ * background, one index of that collection's documents, on (database, collection, <the field's
+ * sort keys>, id) `WHERE collection = '<name>'` (partial: writes into other collections never
+ * maintain it), which then serves that collection in every database. Its lists spell the
+ * collection in their SQL text (`servesCollection`, key-sql.ts) so that the planner can use it.
+ * Each database may cause at most `perDatabase` builds (16) and the store holds at most
+ * `perStore` (128), so one tenant sorting by junk fields can neither spend the indexes of the
+ * others nor make svc index fields no document has; past a budget, lists still work, by scanning.
+ * A refused field is not reconsidered for `windowMs`. Indexes built before, of every collection
+ * (keyed by the bare path), stay, serve every collection, and count in the budgets.
  *
  * On PostgreSQL a field that documents of the collection hold as an array also earns, on the same
  * demand and within the same budgets, a GIN index on that field alone (`(data #> '{tags}')
- * jsonb_path_ops`, of the collection's documents, listed in document_indexes as `posts:tags[]`): the list filter tests an array's
- * elements by jsonb containment (store/postgres/json-sql.ts arrayHolds), which it serves, beside
- * the field's B-tree for scalar values. Never a GIN on the whole `data` column: it would cost every
+ * jsonb_path_ops`, of the collection's documents, listed in document_indexes as `posts:tags[]`):
+ * the list filter tests an array's elements by jsonb containment (store/postgres/json-sql.ts
+ * arrayHolds), which it serves, beside the field's B-tree for scalar values. Never a GIN on the whole `data` column: it would cost every
  * write of every collection; this one costs only writes that hold the field.
  *
  * Indexes are built once and kept, one at a time in the whole store (`store.maintenance`: two
  * concurrent `CREATE INDEX CONCURRENTLY`, or one and the ANALYZE after another, deadlock on
- * PostgreSQL), and the table is analysed afterwards so the planner knows the new index's statistics. A failed build leaves no index behind (PostgreSQL would keep an
+ * PostgreSQL), and the table is analysed afterwards so the planner knows the new index's
+ * statistics (on PostgreSQL those of a statistics object on the field's expressions: the planner
+ * reads none from a partial index). A failed build leaves no index behind (PostgreSQL would keep an
  * INVALID one) and is tried again on a later list. Budgets are counted in `document_indexes`
  * (which database caused each build), so they hold across restarts and instances.
  */
@@ -269,9 +273,9 @@ export class AutoIndexer {
 
   /**
    * Builds the collection's index: `collection` is its WHERE, and still the second column of its key
-   * (one value throughout, but without it the planner reads less of the index for some shapes: a
-   * `$prefix` filter's OR of a range and an array test counted by a full scan on SQLite). `path`
-   * names the collection, so the name hashed from it is the collection's too.
+   * (one value throughout, but without it SQLite preferred `documents_by_created` to it where the
+   * field's keys narrow nothing, as for a `$prefix` filter, an OR of a range and an array test).
+   * `path` names the collection, so the name hashed from it is the collection's too.
    */
   private async build(databaseId: string, collection: string, path: string, segments: string[], kind: Kind): Promise<void> {
     const hash = createHash('sha256').update(path).digest('hex').slice(0, 16);
