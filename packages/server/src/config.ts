@@ -118,7 +118,7 @@ export interface Limits {
   realtimeCollections: number;
   /** Automatic field indexes one database may cause to be built (documents/indexes.ts)… */
   autoIndexesPerDatabase: number;
-  /** …and that the whole store may hold (each is one collection's: documents/indexes.ts says why 128). */
+  /** …and that the whole store may hold (each is one collection's, but costs every write: documents/indexes.ts). */
   autoIndexes: number;
   /** Open realtime sockets per token, on one instance (429 past it). */
   realtimeSocketsPerToken: number;
@@ -240,7 +240,7 @@ export function loadConfig(source: Env = { ...readDotEnv('.env'), ...process.env
       webhooksPerDatabase: int(env, 'LIMIT_WEBHOOKS_PER_DATABASE', 100, 1),
       realtimeCollections: int(env, 'LIMIT_REALTIME_COLLECTIONS', 100, 1),
       autoIndexesPerDatabase: int(env, 'LIMIT_AUTO_INDEXES_PER_DATABASE', 16, 0),
-      autoIndexes: int(env, 'LIMIT_AUTO_INDEXES', 128, 0),
+      autoIndexes: int(env, 'LIMIT_AUTO_INDEXES', 64, 0),
       realtimeSocketsPerToken: int(env, 'LIMIT_REALTIME_SOCKETS_PER_TOKEN', 100, 1),
       batchOperations: int(env, 'LIMIT_BATCH_OPERATIONS', 100, 1),
       pageBytes: int(env, 'LIMIT_PAGE_BYTES', 16 * 1024 * 1024, 1),

@@ -16,14 +16,15 @@ interface IndexBudget {
 }
 
 /**
- * perStore: an index is per collection, maintained only by the writes of that collection, so the
- * store's bound no longer multiplies the cost of every write and is higher than when each index
- * covered every collection. It still bounds what every statement on `documents` pays for each index
- * of the table whatever its collection: the planner weighs each one (and, on PostgreSQL, locks each,
- * past the 16 a backend locks cheaply), a write tests each partial index's WHERE, and SQLite parses
- * them all with the schema.
+ * perStore stays 64 although an index is now maintained only by the writes of its collection: every
+ * index of `documents`, whatever its collection, still costs every write. SQLite opens a cursor on
+ * each index of the table for every INSERT, and each opening walks the cursors already open, so the
+ * cost grows with the square of their number: past 64 it soon passes what the write itself costs
+ * (docs/performance-notes.md, "Automatic indexes and bulk writes"). PostgreSQL opens, locks (past
+ * the 16 a backend locks cheaply) and tests the WHERE of each, and the planner weighs each for every
+ * statement.
  */
-const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 128, minRequests: 3, windowMs: 10 * 60_000 };
+const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 64, minRequests: 3, windowMs: 10 * 60_000 };
 
 /**
  * A B-tree on the field's sort keys (then id), the same followed by `created_at` (then id), or
@@ -78,7 +79,7 @@ const MAX_DEMAND_ENTRIES = 10_000;
  * maintain it), which then serves that collection in every database. Its lists spell the
  * collection in their SQL text (`servesCollection`, key-sql.ts) so that the planner can use it.
  * Each database may cause at most `perDatabase` builds (16) and the store holds at most
- * `perStore` (128), so one tenant sorting by junk fields can neither spend the indexes of the
+ * `perStore` (64), so one tenant sorting by junk fields can neither spend the indexes of the
  * others nor make svc index fields no document has; past a budget, lists still work, by scanning.
  * A refused field is not reconsidered for `windowMs`. Indexes built before, of every collection
  * (keyed by the bare path), stay, serve every collection, and count in the budgets.
