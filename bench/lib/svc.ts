@@ -248,7 +248,9 @@ export async function waitForIndexes(
   let lastPoke = started;
   for (;;) {
     const rows = await svc.query<{ path: string }>('SELECT path FROM document_indexes');
-    const have = new Set(rows.map((r) => r.path));
+    // A collection's index is recorded as `<collection>:<path>` (documents/indexes.ts); one built
+    // before indexes were per collection (a BENCH_SVC_ROOT of an older tree), as `<path>`.
+    const have = new Set(rows.map((r) => r.path.slice(r.path.indexOf(':') + 1)));
     if (paths.every((p) => have.has(p))) return { ms: Date.now() - started, pokes };
     if (Date.now() - started > timeoutMs)
       throw new Error(`svc (${svc.store}) built no index on ${paths.filter((p) => !have.has(p)).join(', ')} within ${timeoutMs / 1000} s`);

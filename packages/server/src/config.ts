@@ -118,7 +118,7 @@ export interface Limits {
   realtimeCollections: number;
   /** Automatic field indexes one database may cause to be built (documents/indexes.ts)… */
   autoIndexesPerDatabase: number;
-  /** …and that the whole store may hold. */
+  /** …and that the whole store may hold (each is one collection's, but costs every write: documents/indexes.ts). */
   autoIndexes: number;
   /** Open realtime sockets per token, on one instance (429 past it). */
   realtimeSocketsPerToken: number;

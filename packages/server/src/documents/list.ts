@@ -7,7 +7,7 @@ import type { CountCache } from './count-cache.ts';
 import type { CursorCodec } from './cursor.ts';
 import { documentArrayJson, documentJson } from './document-json.ts';
 import type { AutoIndexer } from './indexes.ts';
-import { inCollection } from './key-sql.ts';
+import { inCollection, inNamedCollection } from './key-sql.ts';
 import { firstDifference, keyColumns, keysetRanges, keyValues, orderClause, type Sort, sortOf } from './keyset.ts';
 import type { Page } from './page-cache.ts';
 import type { DocumentRow } from './point-reads.ts';
@@ -407,9 +407,14 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
     askForIndexes();
   };
 
+  // A collection with automatic indexes of its own (partial: indexes.ts) is named in the text, which
+  // lets the planner use them; any other binds it, so their statements stay one text for all.
+  const scope = deps.indexer.servesCollection(collection)
+    ? bound(inNamedCollection(dialect, collection), databaseId)
+    : bound(inCollection(dialect), databaseId, collection);
   const documents: Listable = {
     table: 'documents',
-    scope: bound(inCollection(dialect), databaseId, collection),
+    scope,
     name: collection,
     counter: sql`(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ${databaseId} AND name = ${collection})`,
   };

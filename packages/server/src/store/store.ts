@@ -81,8 +81,16 @@ export interface JsonSql {
    * GIN-indexable test; with `list`, the parameter is a JSON array of scalars, one of which is held.
    */
   arrayHolds?(term: JsonTerm, list: boolean): string;
-  /** With arrayHolds: the statement that builds a GIN index on a field of the document, which serves it. */
-  arrayIndex?(name: string, path: string[]): string;
+  /** With arrayHolds: the statement that builds a GIN index on a field of the document, which serves it; with `where`, partial. */
+  arrayIndex?(name: string, path: string[], where?: string): string;
+  /**
+   * Where present (PostgreSQL): the statement that makes ANALYZE keep statistics of a field's
+   * expressions (`sortKeys`, or with `array` the term arrayIndex indexes) over the whole table. The
+   * planner reads an expression's statistics from an index on it, but never from a partial one, so
+   * without these a collection's automatic indexes left its filters estimated by default
+   * selectivities (a GIN passed over for a B-tree range of every array). They cost writes nothing.
+   */
+  fieldStatistics?(name: string, path: string[], array: boolean): string;
 }
 
 /** A JSON value in SQL as a dialect spells it (SQLite: a JSON path into `data`; PostgreSQL: a jsonb expression). */
@@ -219,8 +227,11 @@ export interface Dialect {
   readonly json: JsonSql;
   /** A statement that drops an index of `documents` by name, if it exists, as a failed build leaves it. */
   dropDocumentIndex(name: string): string;
-  /** A statement that creates an index on `documents` over the given expressions, unless it exists. */
-  createDocumentIndex(name: string, expressions: string[]): string;
+  /**
+   * A statement that creates an index on `documents` over the given expressions (its whole key),
+   * unless it exists; with `where`, a partial index of the rows that meet it.
+   */
+  createDocumentIndex(name: string, expressions: string[], where?: string): string;
   /**
    * The placeholder of a value that picks rows by key (database, collection, id, a cursor's
    * position) and should not steer the plan. SQLite (built with STAT4, as better-sqlite3 is)

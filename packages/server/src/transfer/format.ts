@@ -99,7 +99,7 @@ export const CARRIED: readonly CarriedTable[] = [
 export const LEFT_BEHIND: Readonly<Record<string, string>> = {
   events: 'past events are not carried; the import continues the event counter above the last id',
   collections: 'document counts per collection: rebuilt from the documents on import',
-  document_indexes: 'automatic indexes serve the whole store: the target builds its own on demand',
+  document_indexes: 'automatic indexes belong to the store (each serves a collection of every database): the target builds its own on demand',
   operators: 'operators belong to the store, not to a database',
   operator_sessions: 'sessions are not carried',
   user_sessions: 'sessions are not carried: users sign in again',

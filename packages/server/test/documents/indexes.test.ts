@@ -7,6 +7,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { indexCatalog } from './index-catalog.ts';
 import { parseFilter } from '@svc/filter';
 import { compileFilter } from '../../src/documents/query.ts';
+import { inNamedCollection } from '../../src/documents/key-sql.ts';
 
 forEachStore('automatic indexes', (kind) => {
   const t = useServer(kind);
@@ -33,26 +34,26 @@ forEachStore('automatic indexes', (kind) => {
     await listThrice({ filter: JSON.stringify({ label: 'l4' }) });
     await eventually(
       async () => {
-        const row = await t.server.db.store.get<{ path: string }>('SELECT path FROM document_indexes WHERE path = ?', ['label>createdAt']);
-        assert.ok(row, 'label>createdAt in document_indexes');
+        const row = await t.server.db.store.get<{ path: string }>('SELECT path FROM document_indexes WHERE path = ?', ['scores:label>createdAt']);
+        assert.ok(row, 'scores:label>createdAt in document_indexes');
       },
       { timeoutMs: 10_000, what: 'the index on (label, created_at)' },
     );
     const [index] = await indexOn('label');
-    assert.match(index.sql, /created_at, id\)$/, index.sql);
+    assert.match(index.sql, /created_at, id\) WHERE \(?collection = 'scores'/, index.sql);
     // The page query of a list under an owner-style rule (a `$auth` comparison matches a scalar only,
     // so it is one index range; documents/service.ts spells the page so) reads in the index's order.
+    // The collection is written into the list's SQL (key-sql.ts), which lets the planner use its
+    // partial index.
     const { store } = t.server.db;
     const f = compileFilter(store.dialect.json, parseFilter({ label: { $auth: 'id' } }, { auth: () => 'l4' }));
-    const sql = `SELECT id FROM documents WHERE database_id = ? AND collection = ? AND ${f.sql} ORDER BY created_at, id LIMIT 20`;
+    const sql = `SELECT id FROM documents WHERE ${inNamedCollection(store.dialect, 'scores')} AND ${f.sql} ORDER BY created_at, id LIMIT 20`;
     if (kind === 'sqlite') {
-      const plan = (await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, [t.db.databaseId, 'scores', ...f.params])).map((r) => r.detail).join('\n');
+      const plan = (await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, [t.db.databaseId, ...f.params])).map((r) => r.detail).join('\n');
       assert.ok(plan.includes(index.name) && !plan.includes('TEMP B-TREE'), plan);
     } else {
       await store.run('SET enable_seqscan = off'); // 30 rows: make the planner show what it would do on a large table
-      const plan = (await store.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [t.db.databaseId, 'scores', ...f.params]))
-        .map((r) => r['QUERY PLAN'])
-        .join('\n');
+      const plan = (await store.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [t.db.databaseId, ...f.params])).map((r) => r['QUERY PLAN']).join('\n');
       await store.run('RESET enable_seqscan');
       // PostgreSQL uses the index, but still sorts what it found: its string comparison also says
       // the numeric sort key IS NULL, which the planner does not count as fixing that column.
@@ -68,10 +69,12 @@ forEachStore('automatic indexes', (kind) => {
     // Recorded right after the index is built, in the background.
     await eventually(
       async () => {
-        const row = await t.server.db.store.get<{ path: string; name: string }>('SELECT path, name FROM document_indexes WHERE path = ?', ['rank.value']);
-        assert.deepEqual(row, { path: 'rank.value', name: found[0].name });
+        const row = await t.server.db.store.get<{ path: string; name: string }>('SELECT path, name FROM document_indexes WHERE path = ?', [
+          'scores:rank.value',
+        ]);
+        assert.deepEqual(row, { path: 'scores:rank.value', name: found[0].name });
       },
-      { timeoutMs: 5000, what: 'rank.value in document_indexes' },
+      { timeoutMs: 5000, what: 'scores:rank.value in document_indexes' },
     );
     // Sorting by it again, in either direction, builds nothing new.
     await api.get('/scores/docs', 200, { query: { sortBy: 'rank.value', sortOrder: 'desc' } });

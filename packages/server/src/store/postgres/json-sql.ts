@@ -77,5 +77,12 @@ export const postgresJson: JsonSql = {
   // rank = 4 excludes). A GIN index on the term with jsonb_path_ops serves it (documents/indexes.ts).
   arrayHolds: (t, list) =>
     list ? `(${rank(t)} = 4 AND ${t} @> ANY(ARRAY(SELECT jsonb_array_elements(CAST(? AS jsonb)))))` : `(${rank(t)} = 4 AND ${t} @> CAST(? AS jsonb))`,
-  arrayIndex: (name, path) => `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents USING gin (${at(path)} jsonb_path_ops)`,
+  // An expression alone takes no statistics kind; with several, ndistinct is the cheapest to name
+  // (the expressions' own statistics, what the planner needs, are built either way).
+  fieldStatistics: (name, path, array) => {
+    const expressions = array ? [at(path)] : [rank(at(path)), num(at(path)), txt(at(path))];
+    return `CREATE STATISTICS IF NOT EXISTS ${name}${expressions.length > 1 ? ' (ndistinct)' : ''} ON ${expressions.map((e) => `(${e})`).join(', ')} FROM documents`;
+  },
+  arrayIndex: (name, path, where) =>
+    `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents USING gin (${at(path)} jsonb_path_ops)${where ? ` WHERE ${where}` : ''}`,
 };

@@ -26,8 +26,8 @@ const dialect: Dialect = {
   // CONCURRENTLY: building an index on a large table must not block writers.
   // CONCURRENTLY, as the build: a plain DROP INDEX would hold every read and write of the table in its queue.
   dropDocumentIndex: (name) => `DROP INDEX CONCURRENTLY IF EXISTS ${name}`,
-  createDocumentIndex: (name, expressions) =>
-    `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
+  createDocumentIndex: (name, expressions, where) =>
+    `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents (${expressions.join(', ')})${where ? ` WHERE ${where}` : ''}`,
   keyParam: '?',
   search: postgresSearch,
 };

@@ -26,7 +26,8 @@ const dialect: Dialect = {
   jsonBytes: (column) => `octet_length(${column})`,
   json: sqliteJson,
   dropDocumentIndex: (name) => `DROP INDEX IF EXISTS ${name}`,
-  createDocumentIndex: (name, expressions) => `CREATE INDEX IF NOT EXISTS ${name} ON documents (database_id, collection, ${expressions.join(', ')}, id)`,
+  createDocumentIndex: (name, expressions, where) =>
+    `CREATE INDEX IF NOT EXISTS ${name} ON documents (${expressions.join(', ')})${where ? ` WHERE ${where}` : ''}`,
   keyParam: '+?',
   search: sqliteSearch,
 };
