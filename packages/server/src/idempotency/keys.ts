@@ -93,14 +93,16 @@ export class IdempotencyKeys {
     const row = () =>
       `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${JSON.stringify(answer.etag)},"body":${JSON.stringify(answer.body)}}`;
     if (deferKeyRow(tx, r.databaseId, row)) return;
-    const inserted = await tx.run(
-      `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
-         claimed_at = EXCLUDED.claimed_at, status = EXCLUDED.status, etag = EXCLUDED.etag, body = EXCLUDED.body
-       WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?`,
-      [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
+    const params = [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body];
+    if ((await tx.run(INSERT_KEY, params)) === 1) return;
+    // Taken: by a live key (the write fails), or by a row past its time the prune has not reached
+    // yet, which this write takes over. Deleted and inserted anew rather than updated, so that on
+    // SQLite the row moves to the end of the rowid order the prune walks.
+    await tx.run(
+      'DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND ((status IS NULL AND claimed_at < ?) OR claimed_at < ?)',
+      [r.scope, r.key, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
     );
-    if (inserted === 0) throw new KeyTaken();
+    if ((await tx.run(INSERT_KEY, params)) === 0) throw new KeyTaken();
   }
 
   /**
@@ -127,11 +129,43 @@ export class IdempotencyKeys {
     return { status: Number(row.status), body: row.body, etag: row.etag };
   }
 
-  /** Deletes up to `batch` answers and claims past KEEP_MS; returns how many (a job calls it until fewer). */
+  /**
+   * Deletes the answers and claims past KEEP_MS, at most `batch` rows per statement; returns how
+   * many (a job calls it now and then). PostgreSQL finds them by the index on `claimed_at`.
+   * SQLite's table has none (migration 18): its rowids (dialect.insertOrder) go in time order, so
+   * the expired rows come first; the prune walks windows of `batch` rows from the oldest, deleting
+   * the expired ones, and stops at the first window with none, having read at most `batch` live
+   * rows. A row out of order (the clock stepped) is deleted when a later prune reaches it.
+   */
   async prune(batch = 1000): Promise<number> {
-    return this.store.run(
-      `DELETE FROM idempotency_keys WHERE (scope, key) IN (SELECT scope, key FROM idempotency_keys WHERE claimed_at < ? LIMIT ${Math.trunc(batch)})`,
-      [this.iso(-KEEP_MS)],
-    );
+    const n = Math.trunc(batch);
+    const before = this.iso(-KEEP_MS);
+    let deleted = 0;
+    const order = this.store.dialect.insertOrder;
+    if (order === null) {
+      for (;;) {
+        const d = await this.store.run(
+          `DELETE FROM idempotency_keys WHERE (scope, key) IN (SELECT scope, key FROM idempotency_keys WHERE claimed_at < ? LIMIT ${n})`,
+          [before],
+        );
+        deleted += d;
+        if (d < n) return deleted;
+      }
+    }
+    for (let after = 0; ; ) {
+      const window = await this.store.get<{ last: number | null }>(
+        `SELECT max(${order}) AS last FROM (SELECT ${order} FROM idempotency_keys WHERE ${order} > ? ORDER BY ${order} LIMIT ${n})`,
+        [after],
+      );
+      if (window?.last == null) return deleted;
+      const d = await this.store.run(`DELETE FROM idempotency_keys WHERE ${order} > ? AND ${order} <= ? AND claimed_at < ?`, [after, window.last, before]);
+      if (d === 0) return deleted;
+      deleted += d;
+      after = window.last;
+    }
   }
 }
+
+/** A key's row with its answer: a plain insert, which changes no row when the key is taken. */
+const INSERT_KEY = `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (scope, key) DO NOTHING`;

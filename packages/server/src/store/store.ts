@@ -199,6 +199,13 @@ export interface Dialect {
   /** Whether INSERT/UPDATE may appear inside WITH (several writes in one statement, one round trip). */
   readonly writableCte: boolean;
   /**
+   * A column of every table that grows with each row inserted (SQLite's `rowid`: one more than the
+   * largest, as long as no table declares AUTOINCREMENT or fills 2^63), so a table appended in
+   * time order can be walked oldest first without an index; null where rows have no such order
+   * (PostgreSQL's heap reuses the space of deleted rows).
+   */
+  readonly insertOrder: string | null;
+  /**
    * Rows one INSERT of many rows should carry. PostgreSQL: as many as the parameter limit allows
    * (each statement is a round trip). SQLite: one, a prepared single-row statement run per row, since
    * there is no round trip to save and SQLite binds and plans a 700-parameter VALUES list (with

@@ -16,6 +16,7 @@ import { migration as m0014 } from './0014-second-factors-and-passkeys.ts';
 import { migration as m0015 } from './0015-server-secrets.ts';
 import { migration as m0016 } from './0016-files.ts';
 import { migration as m0017 } from './0017-thumbnail-claims.ts';
+import { migration as m0018 } from './0018-idempotency-keys-lean.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0015,
   m0016,
   m0017,
+  m0018,
 ];

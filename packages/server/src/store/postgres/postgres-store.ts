@@ -16,6 +16,7 @@ const dialect: Dialect = {
   bigintType: 'BIGINT',
   jsonParam: 'CAST(? AS jsonb)',
   writableCte: true,
+  insertOrder: null,
   insertRows: 500,
   lockRows: ' FOR UPDATE',
   claimRows: ' FOR UPDATE SKIP LOCKED',
