@@ -90,9 +90,10 @@ export class IdempotencyKeys {
    */
   async record(r: KeyedRequest, tx: Transaction, answer: RecordedAnswer): Promise<void> {
     const claimedAt = this.iso();
+    // The entity tag and the body as the JSON values they are (deferKeyRow), not as JSON strings.
     const row = () =>
-      `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${JSON.stringify(answer.etag)},"body":${JSON.stringify(answer.body)}}`;
-    if (deferKeyRow(tx, r.databaseId, row)) return;
+      `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${answer.etag ?? 'null'},"body":${answer.body ?? 'null'}}`;
+    if ((answer.etag === null || PLAIN_TAG.test(answer.etag)) && deferKeyRow(tx, r.databaseId, row)) return;
     const params = [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body];
     if ((await tx.run(INSERT_KEY, params)) === 1) return;
     // Taken: by a live key (the write fails), or by a row past its time the prune has not reached
@@ -165,6 +166,9 @@ export class IdempotencyKeys {
     }
   }
 }
+
+/** A strong entity tag that is a JSON string as it is (no backslash, no control character): the answers' `"<version>"`. */
+const PLAIN_TAG = /^"[^"\\\x00-\x1f]*"$/;
 
 /** A key's row with its answer: a plain insert, which changes no row when the key is taken. */
 const INSERT_KEY = `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

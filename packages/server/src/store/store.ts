@@ -221,8 +221,10 @@ export interface Dialect {
    * Where present (PostgreSQL): a FROM item over the objects of a JSON array bound as one
    * parameter, as rows of `alias` with the given columns (`name type`, the array's keys): any
    * number of rows through one statement text, which stays a prepared statement (changes/append.ts).
+   * `verbatim`: a column of type `json` is the value's own text, as the parameter spells it (no
+   * parsing into a normalised form): JSON text stored as text goes in unescaped, byte for byte.
    */
-  jsonRecords?(alias: string, columns: string[]): string;
+  jsonRecords?(alias: string, columns: string[], verbatim?: boolean): string;
   readonly json: JsonSql;
   /** A statement that drops an index of `documents` by name, if it exists, as a failed build leaves it. */
   dropDocumentIndex(name: string): string;
