@@ -46,11 +46,21 @@ const requestOf = (shape: Shape): Request => ({
   path: `/v1/${shape}/docs`,
   headers: { 'content-type': 'application/json' },
   body: oneDocBody,
-  setupRequest: (req: Request) => ({ ...req, headers: { ...req.headers, ...(shape === 'keyed' ? { 'idempotency-key': newKey() } : { 'x-nonce': randomUUID() }) } }),
+  setupRequest: (req: Request) => ({
+    ...req,
+    headers: { ...req.headers, ...(shape === 'keyed' ? { 'idempotency-key': newKey() } : { 'x-nonce': randomUUID() }) },
+  }),
 });
 
 async function load(svc: Svc, shape: Shape, amount: number): Promise<void> {
-  const r = await autocannon({ url: svc.url, connections: CONNECTIONS, amount, timeout: 30, headers: { authorization: `Bearer ${svc.key}` }, requests: [requestOf(shape)] });
+  const r = await autocannon({
+    url: svc.url,
+    connections: CONNECTIONS,
+    amount,
+    timeout: 30,
+    headers: { authorization: `Bearer ${svc.key}` },
+    requests: [requestOf(shape)],
+  });
   const bad = r.non2xx + r.errors + r.timeouts;
   if (bad) throw new Error(`${bad} failed requests`);
 }
@@ -92,7 +102,9 @@ for (const store of stores) {
       const line = (shape: Shape) =>
         `svc ${m(shape, (s) => s.svc).toFixed(0)} + backends ${m(shape, (s) => s.backends).toFixed(0)} = ${m(shape, (s) => s.svc + s.backends).toFixed(0)}`;
       const ratio = m('keyed', (s) => s.svc + s.backends) / m('plain', (s) => s.svc + s.backends);
-      console.log(`${store.padEnd(8)} ${t.name}: µs CPU per insert, plain ${line('plain')} | keyed ${line('keyed')} | plain/keyed ${(100 / ratio).toFixed(1)} %`);
+      console.log(
+        `${store.padEnd(8)} ${t.name}: µs CPU per insert, plain ${line('plain')} | keyed ${line('keyed')} | plain/keyed ${(100 / ratio).toFixed(1)} %`,
+      );
       console.log(
         `         ${t.name} rounds (svc+backends µs): plain ${t.samples.plain.map((s) => us(s.svc + s.backends).toFixed(0)).join(' ')} | keyed ${t.samples.keyed.map((s) => us(s.svc + s.backends).toFixed(0)).join(' ')}`,
       );

@@ -99,10 +99,12 @@ export class IdempotencyKeys {
     // Taken: by a live key (the write fails), or by a row past its time the prune has not reached
     // yet, which this write takes over. Deleted and inserted anew rather than updated, so that on
     // SQLite the row moves to the end of the rowid order the prune walks.
-    await tx.run(
-      'DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND ((status IS NULL AND claimed_at < ?) OR claimed_at < ?)',
-      [r.scope, r.key, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
-    );
+    await tx.run('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND ((status IS NULL AND claimed_at < ?) OR claimed_at < ?)', [
+      r.scope,
+      r.key,
+      this.iso(-CLAIM_TTL_MS),
+      this.iso(-KEEP_MS),
+    ]);
     if ((await tx.run(INSERT_KEY, params)) === 0) throw new KeyTaken();
   }
 
@@ -167,8 +169,8 @@ export class IdempotencyKeys {
   }
 }
 
-/** A strong entity tag that is a JSON string as it is (no backslash, no control character): the answers' `"<version>"`. */
-const PLAIN_TAG = /^"[^"\\\x00-\x1f]*"$/;
+/** A strong entity tag that is a JSON string as it is (printable ASCII, no backslash): the answers' `"<version>"`; another is written by a statement of its own. */
+const PLAIN_TAG = /^"[\x20\x21\x23-\x5b\x5d-\x7e]*"$/;
 
 /** A key's row with its answer: a plain insert, which changes no row when the key is taken. */
 const INSERT_KEY = `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -70,7 +70,7 @@ forEachStore('idempotency keys: storage', (kind) => {
     assert.deepEqual(await keysOf(`${kind}-taken-over`), []);
   });
 
-  test("deleting a database deletes its keys, and only its", async () => {
+  test('deleting a database deletes its keys, and only its', async () => {
     const other = await t.server.createDatabase();
     const otherApi = apiClient(
       () => t.server,

@@ -137,10 +137,7 @@ forEachStore('migrations', (kind) => {
         ['a', 'b', 'c'],
       );
       // No foreign key: a key's row of a database deleted meanwhile goes in (and is pruned with the rest).
-      await store.run(
-        "INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) VALUES ('database:gone', 'k', 'gone', 'f', ?)",
-        [now],
-      );
+      await store.run("INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) VALUES ('database:gone', 'k', 'gone', 'f', ?)", [now]);
     } finally {
       await db.drop();
     }
