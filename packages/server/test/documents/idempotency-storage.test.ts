@@ -70,6 +70,22 @@ forEachStore('idempotency keys: storage', (kind) => {
     assert.deepEqual(await keysOf(`${kind}-taken-over`), []);
   });
 
+  test('replays are the first answers byte for byte, whatever the documents hold, also for writes sharing a commit group', async () => {
+    const raws = [
+      '{"s":"quote \\" backslash \\\\ tab \\t","u":"é ✓ \\u2028 😀","n":1.5e3,"z":-0.0,"nested":{"b":1,"a":[true,null,{}]}}',
+      ...Array.from({ length: 12 }, (_, i) => `{"i":${i},"text":"plain ${i}"}`),
+    ];
+    const send = (raw: string, i: number) => api.request('POST', '/verbatim/docs', { raw, headers: { 'idempotency-key': `${kind}-verbatim-${i}` } });
+    const first = await Promise.all(raws.map(send));
+    const again = await Promise.all(raws.map(send));
+    for (const [i, r] of first.entries()) {
+      assertStatus(r, 201, `first ${i}`);
+      assert.equal(again[i].headers.get('idempotent-replayed'), 'true');
+      assert.equal(again[i].text, r.text);
+      assert.equal(again[i].headers.get('etag'), r.headers.get('etag'));
+    }
+  });
+
   test('deleting a database deletes its keys, and only its', async () => {
     const other = await t.server.createDatabase();
     const otherApi = apiClient(
