@@ -4,8 +4,10 @@ import type { Clock } from '../infra/clock.ts';
 import type { Store, Transaction } from '../store/store.ts';
 
 /**
- * Idempotency keys (API.md §1.2), as rows of `idempotency_keys` (migration 13): one per key a
- * caller used, holding the fingerprint of its request and its 2xx answer.
+ * Idempotency keys (API.md §1.2), as rows of `idempotency_keys` (migrations 13 and 18): one per
+ * key a caller used, holding the fingerprint of its request and its 2xx answer. The table carries
+ * nothing every insert would pay for and only rare work uses (migration 18): no foreign key, and
+ * on SQLite no index but its primary key (the prune walks the rowids).
  *
  * A keyed write runs as if its key were new, and its own transaction writes the key's row,
  * fingerprint and answer at once, last: the answer is recorded if and only if the write committed,
@@ -29,7 +31,7 @@ import type { Store, Transaction } from '../store/store.ts';
  * member writing its own row (CommitGroup: `alone`), so only the write that lost the key fails.
  * A key whose row lapsed (a claim with no answer older than CLAIM_TTL_MS: the earlier build
  * claimed keys before their write) or expired (older than KEEP_MS) is taken over by the write's
- * own statement. Answers are kept KEEP_MS, then pruned.
+ * own statements (the row deleted and inserted anew). Answers are kept KEEP_MS, then pruned.
  */
 
 /** A claim without an answer is released after this long (§1.2: "none within 60 seconds"). */
