@@ -5,7 +5,8 @@
  * `safe-writes` compares throughputs, which a shared machine blurs; this compares what each request
  * costs. BENCH_OLD_ROOT=<dir> also runs another tree's svc beside this one (e.g. the merge base),
  * each on its own store, the rounds alternating trees and shapes; the median of each is printed,
- * with keyed/plain of the total (svc + backends).
+ * with plain/keyed of the total (svc + backends: what a CPU-bound throughput ratio would be), and the
+ * median of each round's plain/keyed.
  * BENCH_COST_REQUESTS (6,000) per measurement, BENCH_COST_ROUNDS (5), BENCH_STORES.
  */
 import { execFileSync } from 'node:child_process';
@@ -102,8 +103,10 @@ for (const store of stores) {
       const line = (shape: Shape) =>
         `svc ${m(shape, (s) => s.svc).toFixed(0)} + backends ${m(shape, (s) => s.backends).toFixed(0)} = ${m(shape, (s) => s.svc + s.backends).toFixed(0)}`;
       const ratio = m('keyed', (s) => s.svc + s.backends) / m('plain', (s) => s.svc + s.backends);
+      // Each round's plain and keyed ran back to back: the median of their ratios weighs less the load that came and went between rounds.
+      const perRound = median(t.samples.plain.map((p, i) => (p.svc + p.backends) / (t.samples.keyed[i].svc + t.samples.keyed[i].backends)));
       console.log(
-        `${store.padEnd(8)} ${t.name}: µs CPU per insert, plain ${line('plain')} | keyed ${line('keyed')} | plain/keyed ${(100 / ratio).toFixed(1)} %`,
+        `${store.padEnd(8)} ${t.name}: µs CPU per insert, plain ${line('plain')} | keyed ${line('keyed')} | plain/keyed ${(100 / ratio).toFixed(1)} % (median of the rounds' ${(100 * perRound).toFixed(1)} %)`,
       );
       console.log(
         `         ${t.name} rounds (svc+backends µs): plain ${t.samples.plain.map((s) => us(s.svc + s.backends).toFixed(0)).join(' ')} | keyed ${t.samples.keyed.map((s) => us(s.svc + s.backends).toFixed(0)).join(' ')}`,
