@@ -100,7 +100,11 @@ export function deferDocuments(
  * answer, for the group's `end`, which inserts it in the same statement as the events, so a keyed
  * write costs its group no round trip (idempotency/keys.ts), and returns true; false outside a
  * group, or when the group runs each member alone (the caller writes the row itself). `row`: makes
- * the JSON text of `{scope, key, fingerprint, claimed_at, status, etag, body}`. If a key is taken by
+ * the JSON text of `{scope, key, fingerprint, claimed_at, status, etag, body}`, where `etag` and
+ * `body` are the stored text itself as JSON values (the entity tag `"1042"` is a JSON string as it
+ * is; the body is JSON text): read verbatim (dialect.jsonRecords), they are stored byte for byte,
+ * with nothing escaped in svc or unescaped by PostgreSQL (a backslash in the group's parameter
+ * also makes its literal an escaped one, store/postgres/statements.ts). If a key is taken by
  * the time `end` inserts it, `end` fails on the key's unique constraint and the members run again
  * alone (CommitGroup.memberRows), so that only the write that lost the key fails. Rolled back alone, the write
  * takes its row back out.
@@ -273,8 +277,8 @@ const buildWritePendingSql = (records: NonNullable<Dialect['jsonRecords']>) =>
    docs AS (INSERT INTO documents (database_id, collection, id, data, created_at, updated_at, version)
             SELECT CAST(? AS text), d.collection, d.id, d.data, d.at, d.at, d.version FROM dr d RETURNING 1),
    idem AS (INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body)
-            SELECT a.scope, a.key, CAST(? AS text), a.fingerprint, a.claimed_at, a.status, a.etag, a.body
-            FROM ${records('a', ['scope text', 'key text', 'fingerprint text', 'claimed_at text', 'status int', 'etag text', 'body text'])} RETURNING 1)
+            SELECT a.scope, a.key, CAST(? AS text), a.fingerprint, a.claimed_at, a.status, CAST(a.etag AS text), CAST(a.body AS text)
+            FROM ${records('a', ['scope text', 'key text', 'fingerprint text', 'claimed_at text', 'status int', 'etag json', 'body json'], true)} RETURNING 1)
    SELECT 1`;
 
 /**

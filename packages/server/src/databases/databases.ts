@@ -95,8 +95,15 @@ export async function updateDatabase(store: Store, clock: Clock, id: string, pat
   });
 }
 
-/** Deletes a database with everything in it (keys, documents, events) by cascade. */
+/**
+ * Deletes a database with everything in it (keys, documents, events) by cascade, and its callers'
+ * idempotency keys, which have no foreign key (migration 19: its check cost every keyed write).
+ */
 export async function deleteDatabase(store: Store, id: string): Promise<void> {
-  const changed = await store.run('DELETE FROM databases WHERE id = ?', [id]);
+  const changed = await store.transaction(async (tx) => {
+    const n = await tx.run('DELETE FROM databases WHERE id = ?', [id]);
+    if (n) await tx.run('DELETE FROM idempotency_keys WHERE database_id = ?', [id]);
+    return n;
+  });
   if (changed === 0) throw notFound(`Database '${id}' not found`);
 }

@@ -71,7 +71,7 @@ interface BatchRouteDeps {
   idempotency: IdempotencyKeys;
   batchOperations: number;
   crashAfterCommit?: string;
-  callerOf: (request: FastifyRequest) => () => Promise<Caller>;
+  callerOf: (request: FastifyRequest) => () => Caller | Promise<Caller>;
   sessionToken: (request: FastifyRequest) => string | undefined;
 }
 

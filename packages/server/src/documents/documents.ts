@@ -73,7 +73,7 @@ export function createDocuments(deps: DocumentsFeatureDeps): Feature & { service
     async start() {
       unhear = hearRuleSaves(store, indexer);
       deps.jobs.every('idempotency keys: prune', IDEMPOTENCY_PRUNE_MS, async () => {
-        while ((await idempotency.prune()) >= 1000);
+        await idempotency.prune();
       });
       // Builds queued by another instance, or left unfinished by a stop, are picked up here.
       searchBuilder.start();

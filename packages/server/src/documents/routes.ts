@@ -83,11 +83,11 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
   /** What rules let this request do (undefined: a secret key or an operator, whom rules don't bind). */
   const scopes = (request: FastifyRequest) => granted.get(request);
   /** Who an Idempotency-Key belongs to (§1.2): the operator, the database (secret key), the signed-in user, or the public key. */
-  const callerOf = (request: FastifyRequest) => async (): Promise<Caller> => {
+  const callerOf = (request: FastifyRequest) => (): Caller | Promise<Caller> => {
     const p = principalOf(request);
     const token = p.kind === 'public' && !p.operatorId ? sessionTokenOf(request) : undefined;
-    const user = token ? await (scopes(request)?.user() ?? deps.rules.sessionUser(p.databaseId, token)) : undefined;
-    return { scope: scopeOf(p, user?.id), databaseId: p.databaseId };
+    if (!token) return { scope: scopeOf(p, undefined), databaseId: p.databaseId };
+    return (scopes(request)?.user() ?? deps.rules.sessionUser(p.databaseId, token)).then((user) => ({ scope: scopeOf(p, user?.id), databaseId: p.databaseId }));
   };
   /** Runs a write under the request's Idempotency-Key, if any. */
   const idempotently = (

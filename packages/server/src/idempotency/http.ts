@@ -68,13 +68,16 @@ export async function answerIdempotently(
   keys: IdempotencyKeys,
   request: FastifyRequest,
   reply: FastifyReply,
-  caller: () => Promise<Caller>,
+  caller: () => Caller | Promise<Caller>,
   run: (record: Recorder) => Promise<RecordedAnswer>,
   crashAfterCommit?: string,
 ): Promise<FastifyReply> {
   const key = keyOf(request);
   if (key === undefined) return send(reply, await run(undefined));
-  const done = await claimed(keys, { ...(await caller()), key, fingerprint: fingerprint(request) }, run);
+  // A promise only where the caller is a signed-in user, whose session is looked up.
+  const found = caller();
+  const { scope, databaseId } = found instanceof Promise ? await found : found;
+  const done = await claimed(keys, { scope, databaseId, key, fingerprint: fingerprint(request) }, run);
   if ('replay' in done) return sendReplay(reply, done.replay);
   // Committed with its answer: a crash now must leave the retry a replay (test/multi-instance/safe-writes.test.ts).
   if (crashAfterCommit !== undefined && key === crashAfterCommit) process.kill(process.pid, 'SIGKILL');

@@ -4,8 +4,10 @@ import type { Clock } from '../infra/clock.ts';
 import type { Store, Transaction } from '../store/store.ts';
 
 /**
- * Idempotency keys (API.md §1.2), as rows of `idempotency_keys` (migration 13): one per key a
- * caller used, holding the fingerprint of its request and its 2xx answer.
+ * Idempotency keys (API.md §1.2), as rows of `idempotency_keys` (migrations 13 and 19): one per
+ * key a caller used, holding the fingerprint of its request and its 2xx answer. The table carries
+ * nothing every insert would pay for and only rare work uses (migration 19): no foreign key, and
+ * on SQLite no index but its primary key (the prune walks the rowids).
  *
  * A keyed write runs as if its key were new, and its own transaction writes the key's row,
  * fingerprint and answer at once, last: the answer is recorded if and only if the write committed,
@@ -29,7 +31,7 @@ import type { Store, Transaction } from '../store/store.ts';
  * member writing its own row (CommitGroup: `alone`), so only the write that lost the key fails.
  * A key whose row lapsed (a claim with no answer older than CLAIM_TTL_MS: the earlier build
  * claimed keys before their write) or expired (older than KEEP_MS) is taken over by the write's
- * own statement. Answers are kept KEEP_MS, then pruned.
+ * own statements (the row deleted and inserted anew). Answers are kept KEEP_MS, then pruned.
  */
 
 /** A claim without an answer is released after this long (§1.2: "none within 60 seconds"). */
@@ -90,17 +92,22 @@ export class IdempotencyKeys {
    */
   async record(r: KeyedRequest, tx: Transaction, answer: RecordedAnswer): Promise<void> {
     const claimedAt = this.iso();
+    // The entity tag and the body as the JSON values they are (deferKeyRow), not as JSON strings.
     const row = () =>
-      `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${JSON.stringify(answer.etag)},"body":${JSON.stringify(answer.body)}}`;
-    if (deferKeyRow(tx, r.databaseId, row)) return;
-    const inserted = await tx.run(
-      `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (scope, key) DO UPDATE SET database_id = EXCLUDED.database_id, fingerprint = EXCLUDED.fingerprint,
-         claimed_at = EXCLUDED.claimed_at, status = EXCLUDED.status, etag = EXCLUDED.etag, body = EXCLUDED.body
-       WHERE (idempotency_keys.status IS NULL AND idempotency_keys.claimed_at < ?) OR idempotency_keys.claimed_at < ?`,
-      [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body, this.iso(-CLAIM_TTL_MS), this.iso(-KEEP_MS)],
-    );
-    if (inserted === 0) throw new KeyTaken();
+      `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${answer.etag ?? 'null'},"body":${answer.body ?? 'null'}}`;
+    if ((answer.etag === null || PLAIN_TAG.test(answer.etag)) && deferKeyRow(tx, r.databaseId, row)) return;
+    const params = [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body];
+    if ((await tx.run(INSERT_KEY, params)) === 1) return;
+    // Taken: by a live key (the write fails), or by a row past its time the prune has not reached
+    // yet, which this write takes over. Deleted and inserted anew rather than updated, so that on
+    // SQLite the row moves to the end of the rowid order the prune walks.
+    await tx.run('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND ((status IS NULL AND claimed_at < ?) OR claimed_at < ?)', [
+      r.scope,
+      r.key,
+      this.iso(-CLAIM_TTL_MS),
+      this.iso(-KEEP_MS),
+    ]);
+    if ((await tx.run(INSERT_KEY, params)) === 0) throw new KeyTaken();
   }
 
   /**
@@ -127,11 +134,46 @@ export class IdempotencyKeys {
     return { status: Number(row.status), body: row.body, etag: row.etag };
   }
 
-  /** Deletes up to `batch` answers and claims past KEEP_MS; returns how many (a job calls it until fewer). */
+  /**
+   * Deletes the answers and claims past KEEP_MS, at most `batch` rows per statement; returns how
+   * many (a job calls it now and then). PostgreSQL finds them by the index on `claimed_at`.
+   * SQLite's table has none (migration 19): its rowids (dialect.insertOrder) go in time order, so
+   * the expired rows come first; the prune walks windows of `batch` rows from the oldest, deleting
+   * the expired ones, and stops at the first window with none, having read at most `batch` live
+   * rows. A row out of order (the clock stepped) is deleted when a later prune reaches it.
+   */
   async prune(batch = 1000): Promise<number> {
-    return this.store.run(
-      `DELETE FROM idempotency_keys WHERE (scope, key) IN (SELECT scope, key FROM idempotency_keys WHERE claimed_at < ? LIMIT ${Math.trunc(batch)})`,
-      [this.iso(-KEEP_MS)],
-    );
+    const n = Math.trunc(batch);
+    const before = this.iso(-KEEP_MS);
+    let deleted = 0;
+    const order = this.store.dialect.insertOrder;
+    if (order === null) {
+      for (;;) {
+        const d = await this.store.run(
+          `DELETE FROM idempotency_keys WHERE (scope, key) IN (SELECT scope, key FROM idempotency_keys WHERE claimed_at < ? LIMIT ${n})`,
+          [before],
+        );
+        deleted += d;
+        if (d < n) return deleted;
+      }
+    }
+    for (let after = 0; ; ) {
+      const window = await this.store.get<{ last: number | null }>(
+        `SELECT max(${order}) AS last FROM (SELECT ${order} FROM idempotency_keys WHERE ${order} > ? ORDER BY ${order} LIMIT ${n})`,
+        [after],
+      );
+      if (window?.last == null) return deleted;
+      const d = await this.store.run(`DELETE FROM idempotency_keys WHERE ${order} > ? AND ${order} <= ? AND claimed_at < ?`, [after, window.last, before]);
+      if (d === 0) return deleted;
+      deleted += d;
+      after = window.last;
+    }
   }
 }
+
+/** A strong entity tag that is a JSON string as it is (printable ASCII, no backslash): the answers' `"<version>"`; another is written by a statement of its own. */
+const PLAIN_TAG = /^"[\x20\x21\x23-\x5b\x5d-\x7e]*"$/;
+
+/** A key's row with its answer: a plain insert, which changes no row when the key is taken. */
+const INSERT_KEY = `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (scope, key) DO NOTHING`;

@@ -207,6 +207,13 @@ export interface Dialect {
   /** Whether INSERT/UPDATE may appear inside WITH (several writes in one statement, one round trip). */
   readonly writableCte: boolean;
   /**
+   * A column of every table that grows with each row inserted (SQLite's `rowid`: one more than the
+   * largest, as long as no table declares AUTOINCREMENT or fills 2^63), so a table appended in
+   * time order can be walked oldest first without an index; null where rows have no such order
+   * (PostgreSQL's heap reuses the space of deleted rows).
+   */
+  readonly insertOrder: string | null;
+  /**
    * Rows one INSERT of many rows should carry. PostgreSQL: as many as the parameter limit allows
    * (each statement is a round trip). SQLite: one, a prepared single-row statement run per row, since
    * there is no round trip to save and SQLite binds and plans a 700-parameter VALUES list (with
@@ -222,8 +229,10 @@ export interface Dialect {
    * Where present (PostgreSQL): a FROM item over the objects of a JSON array bound as one
    * parameter, as rows of `alias` with the given columns (`name type`, the array's keys): any
    * number of rows through one statement text, which stays a prepared statement (changes/append.ts).
+   * `verbatim`: a column of type `json` is the value's own text, as the parameter spells it (no
+   * parsing into a normalised form): JSON text stored as text goes in unescaped, byte for byte.
    */
-  jsonRecords?(alias: string, columns: string[]): string;
+  jsonRecords?(alias: string, columns: string[], verbatim?: boolean): string;
   readonly json: JsonSql;
   /** A statement that drops an index of `documents` by name, if it exists, as a failed build leaves it. */
   dropDocumentIndex(name: string): string;

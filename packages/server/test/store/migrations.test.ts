@@ -104,4 +104,42 @@ forEachStore('migrations', (kind) => {
       await db.drop();
     }
   });
+
+  test('migration "idempotency keys lean": the keys are kept, oldest first in insertion order, and name their database without a foreign key', async () => {
+    const db = await openTestStore(kind);
+    try {
+      const { store } = db;
+      // The table as migration 13 made it, with rows claimed out of insertion order.
+      const before = MIGRATIONS.find((m) => m.version === 13)!
+        .statements(store.dialect)
+        .filter((sql) => sql.includes('idempotency_keys'));
+      await store.run('DROP TABLE idempotency_keys');
+      for (const sql of before) await store.run(sql);
+      const now = new Date().toISOString();
+      await store.run("INSERT INTO databases (id, name, settings, created_at, updated_at) VALUES ('d1', 'd', '{}', ?, ?)", [now, now]);
+      for (const [key, at] of [
+        ['b', '2026-11-27T10:00:02.000Z'],
+        ['a', '2026-11-27T10:00:01.000Z'],
+        ['c', '2026-11-27T10:00:03.000Z'],
+      ]) {
+        await store.run(
+          "INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES ('database:d1', ?, 'd1', 'f', ?, 201, NULL, '{}')",
+          [key, at],
+        );
+      }
+      const lean = MIGRATIONS.find((m) => m.name === 'idempotency keys lean')!;
+      await store.run('DELETE FROM schema_migrations WHERE version = ?', [lean.version]);
+      await store.migrate();
+      const order = store.dialect.insertOrder;
+      const rows = await store.all<{ key: string }>(`SELECT key FROM idempotency_keys ORDER BY ${order ?? 'claimed_at'}`);
+      assert.deepEqual(
+        rows.map((r) => r.key),
+        ['a', 'b', 'c'],
+      );
+      // No foreign key: a key's row of a database deleted meanwhile goes in (and is pruned with the rest).
+      await store.run("INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) VALUES ('database:gone', 'k', 'gone', 'f', ?)", [now]);
+    } finally {
+      await db.drop();
+    }
+  });
 });

@@ -17,6 +17,7 @@ import { migration as m0015 } from './0015-server-secrets.ts';
 import { migration as m0016 } from './0016-files.ts';
 import { migration as m0017 } from './0017-thumbnail-claims.ts';
 import { migration as m0018 } from './0018-document-rows-without-foreign-keys.ts';
+import { migration as m0019 } from './0019-idempotency-keys-lean.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0016,
   m0017,
   m0018,
+  m0019,
 ];

@@ -16,12 +16,14 @@ const dialect: Dialect = {
   bigintType: 'BIGINT',
   jsonParam: 'CAST(? AS jsonb)',
   writableCte: true,
+  insertOrder: null,
   insertRows: 500,
   lockRows: ' FOR UPDATE',
   claimRows: ' FOR UPDATE SKIP LOCKED',
   jsonText: (column) => `${column}::text`,
   jsonBytes: (column) => `octet_length(${column}::text)`,
-  jsonRecords: (alias, columns) => `jsonb_to_recordset(CAST(? AS jsonb)) AS ${alias}(${columns.join(', ')})`,
+  jsonRecords: (alias, columns, verbatim) =>
+    `${verbatim ? 'json_to_recordset(CAST(? AS json))' : 'jsonb_to_recordset(CAST(? AS jsonb))'} AS ${alias}(${columns.join(', ')})`,
   json: postgresJson,
   // CONCURRENTLY: building an index on a large table must not block writers.
   // CONCURRENTLY, as the build: a plain DROP INDEX would hold every read and write of the table in its queue.

@@ -19,6 +19,7 @@ const dialect: Dialect = {
   bigintType: 'INTEGER',
   jsonParam: '?',
   writableCte: false,
+  insertOrder: 'rowid',
   insertRows: 1,
   lockRows: '',
   claimRows: '',
