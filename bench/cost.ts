@@ -78,7 +78,9 @@ interface Sample {
 async function sample(svc: Svc, dbName: string | undefined, fn: () => Promise<void>): Promise<Sample> {
   const pid = svc.child.pid!;
   const backendPids = async () =>
-    dbName ? (await svc.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = '${dbName}' AND pid <> pg_backend_pid()`)).map((r) => r.pid) : [];
+    dbName
+      ? (await svc.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = '${dbName}' AND pid <> pg_backend_pid()`)).map((r) => r.pid)
+      : [];
   const allPids = () => (dbName ? allPostgres() : []);
   const commits = async () =>
     dbName ? Number((await svc.query<{ n: string }>(`SELECT xact_commit AS n FROM pg_stat_database WHERE datname = '${dbName}'`))[0].n) : 0;

@@ -354,7 +354,14 @@ export async function listRows<R extends ListedRow>(
     const order = (t: string) => [...sort.keys.map((_, i) => `${t}.k${i}${dir}`), `${t}.id${dir}`].join(', ');
     let read: Sql;
     if (whole && bounding === 'capped') {
-      const names = ['id', ...steps.columns.map((c) => c.name), 'created_at', 'updated_at', ...(withExtra ? ['extra'] : []), ...sort.keys.map((_, i) => `k${i}`)];
+      const names = [
+        'id',
+        ...steps.columns.map((c) => c.name),
+        'created_at',
+        'updated_at',
+        ...(withExtra ? ['extra'] : []),
+        ...sort.keys.map((_, i) => `k${i}`),
+      ];
       const cap = Math.min(Math.floor((room + 2 * bounded.rowBytes) / n), MAX_INT4);
       const cols = names.map((c) => (c === whole ? sql`CASE WHEN octet_length(p.${raw(c)}) <= ${cap} THEN p.${raw(c)} END AS ${raw(c)}` : raw(`p.${c}`)));
       read = sql`SELECT ${join(cols, ', ')}, octet_length(p.${raw(whole)}) AS row_bytes FROM (${inner}) AS p ORDER BY ${raw(order('p'))}`;
