@@ -158,11 +158,13 @@ const MAX_INT4 = 2 ** 31 - 1;
  * `LIMIT <n> OFFSET ?`: the page size is written into the SQL text, the offset bound. On SQLite a
  * bound LIMIT marks the statement expired on every rebind (its value feeds the planner), so each
  * list re-parsed and re-planned its SQL. `n` is a validated page size (+1), so the statements it
- * makes are few and safe.
+ * makes are few and safe. No offset (a first page, any page after a cursor): no OFFSET at all. On
+ * PostgreSQL a bound OFFSET made every generic plan of a prepared list look costly (an unknown
+ * offset is planned as a tenth of the rows), so each list was planned again on every run.
  */
 function limitClause(n: number, offset: number): Sql {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`limitClause: not a row count: ${n}`);
-  return sql`LIMIT ${raw(String(n))} OFFSET ${offset}`;
+  return offset === 0 ? raw(`LIMIT ${n}`) : sql`LIMIT ${raw(String(n))} OFFSET ${offset}`;
 }
 
 /**
