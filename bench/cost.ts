@@ -51,7 +51,15 @@ function cpuMs(pid: number): number {
     return 0;
   }
 }
-const sum = (pids: number[]) => pids.reduce((a, p) => a + cpuMs(p), 0);
+/** CPU milliseconds of each process now. */
+const cpuOf = (pids: number[]) => new Map(pids.map((p) => [p, cpuMs(p)]));
+/**
+ * CPU spent since `before` by the processes alive now: one that ended in between (svc's pool
+ * closes clients idle for 10 s, e.g. those of the lists while inserts run, and each query of this
+ * harness is a backend of its own) would count its whole past as negative; one that started counts
+ * from zero.
+ */
+const spent = (before: Map<number, number>, pids: number[]) => pids.reduce((a, p) => a + cpuMs(p) - (before.get(p) ?? 0), 0);
 const allPostgres = () => {
   try {
     return execFileSync('pgrep', ['-f', 'postgres:']).toString().trim().split('\n').map(Number);
@@ -69,26 +77,29 @@ interface Sample {
 
 async function sample(svc: Svc, dbName: string | undefined, fn: () => Promise<void>): Promise<Sample> {
   const pid = svc.child.pid!;
-  const backends = dbName ? (await svc.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = '${dbName}'`)).map((r) => r.pid) : [];
-  const all = dbName ? allPostgres() : [];
+  const backendPids = async () =>
+    dbName
+      ? (await svc.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = '${dbName}' AND pid <> pg_backend_pid()`)).map((r) => r.pid)
+      : [];
+  const allPids = () => (dbName ? allPostgres() : []);
   const commits = async () =>
     dbName ? Number((await svc.query<{ n: string }>(`SELECT xact_commit AS n FROM pg_stat_database WHERE datname = '${dbName}'`))[0].n) : 0;
   if (dbName) await svc.query('SELECT pg_stat_clear_snapshot()');
   const c0 = await commits();
   const s0 = cpuMs(pid);
-  const b0 = sum(backends);
-  const a0 = sum(all);
+  const b0 = cpuOf(await backendPids());
+  const a0 = cpuOf(allPids());
   const fromUs = Number(process.hrtime.bigint() / 1000n);
   await fn();
   if (process.env.BENCH_CPU_PROF) console.log(`window ${svc.store} ${fromUs} ${Number(process.hrtime.bigint() / 1000n)}`);
   const s1 = cpuMs(pid);
-  const b1 = sum(backends);
-  const a1 = sum(all);
+  const b1 = spent(b0, await backendPids());
+  const a1 = spent(a0, allPids());
   // The statistics collector reports a backend's counts when it goes idle: give it a moment.
   await new Promise((r) => setTimeout(r, 700));
   if (dbName) await svc.query('SELECT pg_stat_clear_snapshot()');
   const c1 = await commits();
-  return { svc: s1 - s0, backends: b1 - b0, postgres: a1 - a0, commits: c1 - c0 };
+  return { svc: s1 - s0, backends: b1, postgres: a1, commits: c1 - c0 };
 }
 
 async function load(svc: Svc, requests: Request[], amount: number): Promise<void> {

@@ -151,15 +151,20 @@ function ruleSql(json: JsonSql, filter: Filter): CompiledFilter {
 
 const asSql = (f: CompiledFilter): Sql => bound(f.sql, ...f.params);
 
+/** The largest `integer` (octet_length's type): a capped read's cap never needs more. */
+const MAX_INT4 = 2 ** 31 - 1;
+
 /**
  * `LIMIT <n> OFFSET ?`: the page size is written into the SQL text, the offset bound. On SQLite a
  * bound LIMIT marks the statement expired on every rebind (its value feeds the planner), so each
  * list re-parsed and re-planned its SQL. `n` is a validated page size (+1), so the statements it
- * makes are few and safe.
+ * makes are few and safe. No offset (a first page, any page after a cursor): no OFFSET at all. On
+ * PostgreSQL a bound OFFSET made every generic plan of a prepared list look costly (an unknown
+ * offset is planned as a tenth of the rows), so each list was planned again on every run.
  */
 function limitClause(n: number, offset: number): Sql {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`limitClause: not a row count: ${n}`);
-  return sql`LIMIT ${raw(String(n))} OFFSET ${offset}`;
+  return offset === 0 ? raw(`LIMIT ${n}`) : sql`LIMIT ${raw(String(n))} OFFSET ${offset}`;
 }
 
 /**
@@ -300,9 +305,9 @@ export async function listRows<R extends ListedRow>(
   // (and the one after it, for the cursor) may leave the store whole: no answer's memory grows
   // with limit × row size.
   const { bounded } = steps;
+  const mayPass = bounded !== undefined && q.limit * bounded.rowBytes > bounded.pageBytes;
   let want = q.limit;
   let room = bounded?.pageBytes ?? 0;
-  const mayPass = bounded !== undefined && q.limit * bounded.rowBytes > room;
   /** Cuts rows read in order (each with its size) where the page passes the limit: the page, up to the row that crosses it, and one more. */
   const cut = <T>(rows: T[], sizeOf: (row: T) => number, n: number): T[] => {
     for (const [i, row] of rows.entries()) {
@@ -315,13 +320,21 @@ export async function listRows<R extends ListedRow>(
     return rows;
   };
   /**
+   * How a bounded list (whole records read, no search) reads its rows: `summed` (each row's size
+   * and the sizes of the rows before it added up by a window over the page's rows, so that the
+   * store sends only the rows up to the one after the crossing one), or `capped` (every row's size,
+   * and its text only where it is at most `cap`: the page's room and two rows' largest size, shared
+   * by the rows read, which is the most `summed` can send). A capped read is one plain pass over
+   * the rows, without the window's, and `cut` says where the page ends from the sizes as before;
+   * only when a row of the page came without its text is the list read again, summed.
+   */
+  let bounding: 'summed' | 'capped' = bounded?.textColumn !== undefined && !searched ? 'capped' : 'summed';
+  /**
    * The next `n` rows of `range` (`withExtra`: with the total's column). Where the page may pass the
    * limit, a search first reads the sizes of the rows (narrow rows), then only those of the page
-   * whole: two statements. Any other list does it in one: each row's size and the sizes of the rows
-   * before it added up (a window over the page's rows, in its order) let the store send only the
-   * rows up to the one after the crossing one (row i goes when the rows before i − 1 stay within
-   * the room), and `cut` says where the page ends, as the sizes alone would: one round trip fewer
-   * per list on PostgreSQL (the size read was half the statements of a list of 20).
+   * whole: two statements. Any other list does it in one (`bounding`), and `cut` says where the
+   * page ends, as the sizes alone would: one round trip fewer per list on PostgreSQL than a size
+   * read first.
    */
   const readRange = async (range: Range, n: number, skip: number, withExtra: boolean): Promise<R[]> => {
     // A data exception of a page read is a forged cursor's (refuseForged) only where there is a cursor.
@@ -340,23 +353,37 @@ export async function listRows<R extends ListedRow>(
     // the length of its JSON text where the page reads that whole (not made a second time).
     const whole = bounded.textColumn;
     const inner = select(range, n, skip, withExtra, whole ? steps.columns : [...steps.columns, { expression: bounded.sizeOf, name: 'row_bytes' }]);
-    const sizes = raw(whole ? `, octet_length(p.${whole}) AS row_bytes` : '');
-    const size = raw(whole ? `octet_length(p.${whole})` : 'p.row_bytes');
     const order = (t: string) => [...sort.keys.map((_, i) => `${t}.k${i}${dir}`), `${t}.id${dir}`].join(', ');
-    const sized = sql`SELECT * FROM (SELECT p.*${sizes}, sum(${size}) OVER (ORDER BY ${raw(order('p'))} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS bytes_before
+    let read: Sql;
+    if (whole && bounding === 'capped') {
+      const names = [
+        'id',
+        ...steps.columns.map((c) => c.name),
+        'created_at',
+        'updated_at',
+        ...(withExtra ? ['extra'] : []),
+        ...sort.keys.map((_, i) => `k${i}`),
+      ];
+      const cap = Math.min(Math.floor((room + 2 * bounded.rowBytes) / n), MAX_INT4);
+      const cols = names.map((c) => (c === whole ? sql`CASE WHEN octet_length(p.${raw(c)}) <= ${cap} THEN p.${raw(c)} END AS ${raw(c)}` : raw(`p.${c}`)));
+      read = sql`SELECT ${join(cols, ', ')}, octet_length(p.${raw(whole)}) AS row_bytes FROM (${inner}) AS p ORDER BY ${raw(order('p'))}`;
+    } else {
+      const sizes = raw(whole ? `, octet_length(p.${whole}) AS row_bytes` : '');
+      const size = raw(whole ? `octet_length(p.${whole})` : 'p.row_bytes');
+      read = sql`SELECT * FROM (SELECT p.*${sizes}, sum(${size}) OVER (ORDER BY ${raw(order('p'))} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS bytes_before
         FROM (${inner}) AS p) AS w WHERE bytes_before IS NULL OR bytes_before <= ${room} ORDER BY ${raw(order('w'))}`;
-    const rows = await guard(store.all<R & { row_bytes: number | string }>(sized.text, [...sized.params]));
+    }
+    const rows = await guard(store.all<R & { row_bytes: number | string }>(read.text, [...read.params]));
     return cut(rows, (r) => Number(r.row_bytes), n);
   };
-  let rows: R[];
-  if (!after) {
-    rows = await readRange({ order: orderClause(sort) }, q.limit + 1, offset, true);
-  } else {
+  /** The page's rows and the one after it (read in turn from the keyset's ranges after a cursor). */
+  const readRows = async (): Promise<R[]> => {
+    if (!after) return readRange({ order: orderClause(sort) }, q.limit + 1, offset, true);
     // Keyset: the ranges after the cursor's position (keyset.ts), each read in index order, a page
     // at most, so a deep page costs what the first one does. Read in turn until the page is full:
     // as a rule one range (the cursor says which ranges were empty when its page was read), two or
     // three where the page crosses the end of a tie or of a type class.
-    rows = [];
+    let rows: R[] = [];
     let reads = 0;
     for (const k of keysetRanges(sort, after.values, after.id, after.from, dialect.keyParam)) {
       if (rows.length > want) break;
@@ -369,6 +396,16 @@ export async function listRows<R extends ListedRow>(
       const seen = new Set<string>();
       rows = rows.filter((row) => !seen.has(row.id) && seen.add(row.id)).slice(0, want + 1);
     }
+    return rows;
+  };
+  let rows = await readRows();
+  const whole = bounded?.textColumn;
+  if (mayPass && bounding === 'capped' && whole && rows.slice(0, want).some((r) => r[whole] === null)) {
+    // A row of the page was larger than the cap (the row after the page needs only its keys): read again, summed.
+    bounding = 'summed';
+    want = q.limit;
+    room = bounded?.pageBytes ?? 0;
+    rows = await readRows();
   }
   const page = rows.slice(0, want);
   const known = rows.length ? rows[0].extra : await readKnown();
