@@ -1,22 +1,7 @@
-/**
- * `node --import tsx bench/bulk-cost.ts`: CPU time per `POST /v1/notes/bulk` of 100 of the peers'
- * ~200-byte documents (bulk.ts's shape) at 50 connections, on PostgreSQL, of two svc trees side by
- * side, rounds alternating between them: svc's process (all threads, /proc/<pid>/stat utime +
- * stime, as cost.ts reads it) and the backends of its database (pg_stat_activity), with the cores
- * each used over the round's wall time (a process well under one core waits, on round trips or
- * on the database's lock, rather than computes). A fixed number of bulks per round after a
- * warm-up; no rates (the machine is shared).
- *
- * BENCH_OLD_ROOT / BENCH_NEW_ROOT: the trees (default: this one for both); BENCH_DOCS: documents
- * seeded into `notes` first (0: a fresh database); BENCH_BULKS (400) per round; BENCH_COST_ROUNDS
- * (4) per tree; BENCH_CPU_PROF=<dir> profiles both servers (startSvc); BENCH_TRACE_GC=1 runs them
- * with --trace-gc and prints each round's collections by kind (count, ms).
- */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon, { type Request } from 'autocannon';
-import { random } from './lib/documents.ts';
+import { cpuMs, median } from './lib/cpu.ts';
+import { peerBulkBodies, peerDoc, random } from './lib/documents.ts';
 import { ROOT } from './lib/paths.ts';
 import { seed, startSvc, type Svc } from './lib/svc.ts';
 
@@ -24,37 +9,10 @@ const DOCS = Number(process.env.BENCH_DOCS ?? 0);
 const BULKS = Number(process.env.BENCH_BULKS ?? 400);
 const ROUNDS = Number(process.env.BENCH_COST_ROUNDS ?? 4);
 const CONNECTIONS = 50;
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
-// bulk.ts's documents: the peers' words, statuses and seeded generator.
-const WORDS = (
-  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november ' +
-  'oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'
-).split(' ');
-const STATUSES = ['open', 'closed', 'pending'];
-const words = (rand: () => number, n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
-function makeDoc(rand: () => number, i: number): Record<string, unknown> {
-  return {
-    title: `Note ${i} ${words(rand, 3)}`.slice(0, 40),
-    body: words(rand, 14).slice(0, 90),
-    status: STATUSES[Math.floor(rand() * STATUSES.length)],
-    score: Math.floor(rand() * 100000),
-    tags: [WORDS[Math.floor(rand() * WORDS.length)], WORDS[Math.floor(rand() * WORDS.length)]],
-  };
-}
-const rand = random(3);
-const bodies = Array.from({ length: 200 }, (_, b) => JSON.stringify({ documents: Array.from({ length: 100 }, (_, i) => makeDoc(rand, b * 100 + i)) }));
+// The peers' bulk bodies, as bench/scenarios/bulk.ts sends them.
+const bodies = peerBulkBodies(200, 100);
 let nextBody = 0;
-
-function cpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 
 interface Sample {
   svc: number;
@@ -152,7 +110,7 @@ try {
     servers.push({ name: t.name, svc, db, samples: [] });
     if (DOCS > 0) {
       const r = random(2);
-      await seed({ url: svc.url, bulkPath: '/v1/notes/bulk', key: svc.key, count: DOCS, make: (i) => makeDoc(r, i), parallel: 3 });
+      await seed({ url: svc.url, bulkPath: '/v1/notes/bulk', key: svc.key, count: DOCS, make: (i) => peerDoc(r, i), parallel: 3 });
       await svc.settle();
     }
     await load(svc, 200);
@@ -168,10 +126,6 @@ try {
       );
     }
   }
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
   for (const s of servers) {
     const col = (f: (x: Sample) => number) => `${(median(s.samples.map(f)) / BULKS).toFixed(2)} [${s.samples.map((x) => (f(x) / BULKS).toFixed(2)).join(' ')}]`;
     console.log(`${s.name} (${DOCS} docs first): median ms per bulk svc ${col((x) => x.svc)}  backends ${col((x) => x.backends)}`);

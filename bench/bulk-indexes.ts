@@ -1,20 +1,6 @@
-/**
- * `node --import tsx bench/bulk-indexes.ts`: CPU time per bulk of 100 documents into `notes` after
- * lists of another collection, `listdocs`, earned automatic indexes on `score` and `status` (the
- * peers' list-by-field scenario), for two trees side by side: BENCH_OLD_ROOT (default /work/main)
- * and this one. Automatic indexes of every collection (before) are maintained by every write;
- * per collection (documents/indexes.ts), the writes into `notes` don't maintain those of `listdocs`.
- *
- * Each tree runs its own svc on its own fresh store, seeded alike (BENCH_DOCS, 100,000, into
- * `listdocs`, the peers' ~200-byte documents); then rounds alternate the trees, each a fixed number
- * of bulks (BENCH_BULKS, 200) at BENCH_BULK_CONNECTIONS (8): CPU of svc's process (all threads,
- * /proc/<pid>/stat utime + stime) and, on PostgreSQL, of the backends of its database, per bulk;
- * medians over BENCH_ROUNDS (5). BENCH_STORES narrows the stores.
- */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import autocannon, { type Request } from 'autocannon';
-import { random } from './lib/documents.ts';
+import { cpuMs, median } from './lib/cpu.ts';
+import { peerBulkBodies, peerDoc, random } from './lib/documents.ts';
 import { benchStores, call, seed, startSvc, type Svc, waitForIndexes } from './lib/svc.ts';
 import { inNamedCollection } from '../packages/server/src/documents/key-sql.ts';
 import { compileFilter } from '../packages/server/src/documents/query.ts';
@@ -29,41 +15,10 @@ const BULKS = Number(process.env.BENCH_BULKS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_BULK_CONNECTIONS ?? 8);
 const OLD_ROOT = process.env.BENCH_OLD_ROOT ?? '/work/main';
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
-// The peers' documents (bench/scenarios/bulk.ts): title, body, status, score, tags, ~200 bytes.
-const WORDS = (
-  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november ' +
-  'oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'
-).split(' ');
-const STATUSES = ['open', 'closed', 'pending'];
-const words = (rand: () => number, n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
-function makeDoc(rand: () => number, i: number): Record<string, unknown> {
-  return {
-    title: `Note ${i} ${words(rand, 3)}`.slice(0, 40),
-    body: words(rand, 14).slice(0, 90),
-    status: STATUSES[Math.floor(rand() * STATUSES.length)],
-    score: Math.floor(rand() * 100000),
-    tags: [WORDS[Math.floor(rand() * WORDS.length)], WORDS[Math.floor(rand() * WORDS.length)]],
-  };
-}
-const bodyRand = random(3);
-const bodies = Array.from({ length: 200 }, (_, b) => JSON.stringify({ documents: Array.from({ length: 100 }, (_, i) => makeDoc(bodyRand, b * 100 + i)) }));
+// The peers' bulk bodies, as bench/scenarios/bulk.ts sends them.
+const bodies = peerBulkBodies(200, 100);
 let nextBody = 0;
-
-function cpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 interface Side {
   name: 'old' | 'new';
@@ -155,7 +110,7 @@ for (const store of stores) {
     for (const side of sides) {
       const { svc } = side;
       const seedRnd = random(2);
-      await seed({ url: svc.url, bulkPath: '/v1/listdocs/bulk', key: svc.key, count: DOCS, make: (i) => makeDoc(seedRnd, i), parallel: 4 });
+      await seed({ url: svc.url, bulkPath: '/v1/listdocs/bulk', key: svc.key, count: DOCS, make: (i) => peerDoc(seedRnd, i), parallel: 4 });
       await svc.settle();
       const listOnce = async () => void (await call(svc.url, 'GET', LIST, svc.key));
       for (let i = 0; i < 3; i++) await listOnce();

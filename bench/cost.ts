@@ -14,8 +14,8 @@
  * (and the monotonic-clock window of each measurement is printed, to sum its samples up).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import autocannon, { type Request } from 'autocannon';
+import { cpuMs } from './lib/cpu.ts';
 import { random } from './lib/documents.ts';
 import { benchStores, call, seed, startSvc, type Svc } from './lib/svc.ts';
 
@@ -24,7 +24,6 @@ const REQUESTS = Number(process.env.BENCH_COST_REQUESTS ?? 6000);
 const ROUNDS = Number(process.env.BENCH_COST_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 const LIST = '/v1/listdocs/docs?limit=20&sortBy=createdAt&sortOrder=desc';
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
 const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa'.split(' ');
 function doc(rnd: () => number, i: number): Record<string, unknown> {
@@ -41,16 +40,6 @@ const rnd = random(3);
 const bodies = Array.from({ length: 5000 }, (_, i) => JSON.stringify(doc(rnd, i)));
 let nextBody = 0;
 
-/** CPU milliseconds (user + system, all threads) of a process so far; 0 once it is gone. */
-function cpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 /** CPU milliseconds of each process now. */
 const cpuOf = (pids: number[]) => new Map(pids.map((p) => [p, cpuMs(p)]));
 /**

@@ -1,19 +1,7 @@
-/**
- * `node --import tsx bench/keyed-cost.ts`: CPU time per insert with and without an Idempotency-Key
- * (a fresh UUIDv7 per request, as the SDK makes them), at 50 connections, on each store: of svc's
- * process (all threads) and, on PostgreSQL, of the backends of svc's database. The bench scenario
- * `safe-writes` compares throughputs, which a shared machine blurs; this compares what each request
- * costs. BENCH_OLD_ROOT=<dir> also runs another tree's svc beside this one (e.g. the merge base),
- * each on its own store, the rounds alternating trees and shapes; the median of each is printed,
- * with plain/keyed of the total (svc + backends: what a CPU-bound throughput ratio would be), and the
- * median of each round's plain/keyed.
- * BENCH_COST_REQUESTS (6,000) per measurement, BENCH_COST_ROUNDS (5), BENCH_STORES.
- */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import autocannon, { type Request } from 'autocannon';
 import { newKey } from '../packages/client/src/http.ts';
+import { cpuMs, median } from './lib/cpu.ts';
 import { oneDocBody } from './lib/documents.ts';
 import { ROOT } from './lib/paths.ts';
 import { benchStores, startSvc, type Svc } from './lib/svc.ts';
@@ -21,17 +9,6 @@ import { benchStores, startSvc, type Svc } from './lib/svc.ts';
 const REQUESTS = Number(process.env.BENCH_COST_REQUESTS ?? 6000);
 const ROUNDS = Number(process.env.BENCH_COST_ROUNDS ?? 5);
 const CONNECTIONS = 50;
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-
-function cpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 
 interface Tree {
   name: string;
@@ -75,10 +52,6 @@ async function measure(t: Tree, shape: Shape): Promise<void> {
   t.samples[shape].push({ svc: cpuMs(t.svc.child.pid!) - s0, backends: sum() - b0 });
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const us = (ms: number) => (ms / REQUESTS) * 1000;
 
 const roots = [...(process.env.BENCH_OLD_ROOT ? [{ name: 'old', root: process.env.BENCH_OLD_ROOT }] : []), { name: 'new', root: ROOT }];

@@ -41,3 +41,30 @@ export function bulkBody(size: number): string {
 
 /** A random element of `xs`. */
 export const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)];
+
+// The peers benchmark's documents (its lib/docs.mjs): the same words, statuses and seeded generator,
+// so bulk figures here describe the bulks its users compare (~200 bytes, 5 fields).
+const PEER_WORDS = (
+  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november ' +
+  'oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'
+).split(' ');
+const PEER_STATUSES = ['open', 'closed', 'pending'];
+const peerWords = (rand: () => number, n: number) => Array.from({ length: n }, () => PEER_WORDS[Math.floor(rand() * PEER_WORDS.length)]).join(' ');
+/** The i-th of the peers' documents, drawn from `rand`. */
+export function peerDoc(rand: () => number, i: number): Record<string, unknown> {
+  return {
+    title: `Note ${i} ${peerWords(rand, 3)}`.slice(0, 40),
+    body: peerWords(rand, 14).slice(0, 90),
+    status: PEER_STATUSES[Math.floor(rand() * PEER_STATUSES.length)],
+    score: Math.floor(rand() * 100000),
+    tags: [PEER_WORDS[Math.floor(rand() * PEER_WORDS.length)], PEER_WORDS[Math.floor(rand() * PEER_WORDS.length)]],
+  };
+}
+
+/** `count` bodies of `POST …/bulk` with `perRequest` of the peers' documents each, in the order requests send them. */
+export function peerBulkBodies(count: number, perRequest: number): string[] {
+  const rand = random(3);
+  return Array.from({ length: count }, (_, b) =>
+    JSON.stringify({ documents: Array.from({ length: perRequest }, (_, i) => peerDoc(rand, b * perRequest + i)) }),
+  );
+}

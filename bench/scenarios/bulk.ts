@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { random } from '../lib/documents.ts';
+import { peerBulkBodies } from '../lib/documents.ts';
 import { LOAD, measure, type LoadTarget, type Measurement } from '../lib/load.ts';
 import { machine, num, table } from '../lib/markdown.ts';
 import { ROOT } from '../lib/paths.ts';
@@ -28,32 +28,6 @@ const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'Pos
 /** Parse Server's bulk as a share of the bare floor in the peers' run (3,277 / 34,104 docs/s). */
 const PARSE_SHARE = 3277 / 34104;
 const TARGETS: Record<StoreKind, number> = { sqlite: 0.6, postgres: 5 * PARSE_SHARE };
-
-// The peers' documents (their lib/docs.mjs): the same words, statuses and seeded generator.
-const WORDS = (
-  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november ' +
-  'oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'
-).split(' ');
-const STATUSES = ['open', 'closed', 'pending'];
-const rng = random; // the same seeded generator as the bench's own documents (lib/documents.ts)
-const words = (rand: () => number, n: number) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
-function makeDoc(rand: () => number, i: number): Record<string, unknown> {
-  return {
-    title: `Note ${i} ${words(rand, 3)}`.slice(0, 40),
-    body: words(rand, 14).slice(0, 90),
-    status: STATUSES[Math.floor(rand() * STATUSES.length)],
-    score: Math.floor(rand() * 100000),
-    tags: [WORDS[Math.floor(rand() * WORDS.length)], WORDS[Math.floor(rand() * WORDS.length)]],
-  };
-}
-
-/** The request bodies, in the order the requests send them (round robin). */
-function bulkBodies(): string[] {
-  const rand = rng(3);
-  return Array.from({ length: BODIES }, (_, b) =>
-    JSON.stringify({ documents: Array.from({ length: PER_REQUEST }, (_, i) => makeDoc(rand, b * PER_REQUEST + i)) }),
-  );
-}
 
 interface Row {
   store: StoreKind;
@@ -203,7 +177,7 @@ const bulk: Scenario = {
 
 /** Every store: a bare floor, then svc. */
 async function runAll(): Promise<string> {
-  const bodies = bulkBodies();
+  const bodies = peerBulkBodies(BODIES, PER_REQUEST);
   const rows: Row[] = [];
   const notes: string[] = [];
   const { stores, skipped } = await benchStores();
