@@ -36,7 +36,11 @@ export async function appendChanges(
   changes: NewChange[],
 ): Promise<ChangeEvent[]> {
   if (changes.length === 0) return [];
-  if (tx.group?.key === groupKey(databaseId) && tx.onRollback) return appendInGroup(tx.group.state as Pending, tx.onRollback, databaseId, changes);
+  if (tx.group?.key === groupKey(databaseId) && tx.onRollback) {
+    const pending = tx.group.state as Pending;
+    if (pending.deferRows) return appendInGroup(pending, tx.onRollback, databaseId, changes);
+    return appendInGroupNow(tx, dialect, pending, tx.onRollback, databaseId, changes);
+  }
   return (dialect.writableCte ? appendWithCte : appendStepwise)(tx, dialect, databaseId, changes);
 }
 
@@ -44,6 +48,14 @@ const groupKey = (databaseId: string) => `changes:${databaseId}`;
 
 /** What the writes of one shared transaction appended, written by the group's `end`. */
 interface Pending {
+  /**
+   * The group leaves its rows to `end` (PostgreSQL: one statement, `jsonRecords`): events,
+   * deferred documents and keys' rows. Else (SQLite, whose writes run in-process) each write
+   * inserts its own rows at once, and `end` moves only the counter and the counts.
+   */
+  deferRows: boolean;
+  /** The counter as `begin` read it: `end` moves it only if the group's writes appended. */
+  first: bigint;
   /** The id of the next event. */
   next: bigint;
   /** Each event as a row of `writePending`'s events, JSON object text (eventRecord). */
@@ -80,7 +92,7 @@ export function deferDocuments(
   docs: Array<{ id: string; text: string; version: string }>,
   at: string,
 ): boolean {
-  if (tx.group?.key !== groupKey(databaseId) || !tx.onRollback) return false;
+  if (tx.group?.key !== groupKey(databaseId) || !tx.onRollback || !(tx.group.state as Pending).deferRows) return false;
   const pending = tx.group.state as Pending;
   const before = pending.documents.length;
   tx.onRollback(() => {
@@ -110,7 +122,7 @@ export function deferDocuments(
  * takes its row back out.
  */
 export function deferKeyRow(tx: Pick<Transaction, 'group' | 'onRollback'>, databaseId: string, row: () => string): boolean {
-  if (tx.group?.key !== groupKey(databaseId) || tx.group.alone || !tx.onRollback) return false;
+  if (tx.group?.key !== groupKey(databaseId) || tx.group.alone || !tx.onRollback || !(tx.group.state as Pending).deferRows) return false;
   const pending = tx.group.state as Pending;
   const before = pending.keyRows.length;
   tx.onRollback(() => {
@@ -142,29 +154,34 @@ export function groupSearchSettings(tx: Pick<Transaction, 'group'>, databaseId: 
 }
 
 /**
- * The commit group of a database's writes (store.ts CommitGroup), for PostgreSQL: `begin` locks
+ * The commit group of a database's writes (store.ts CommitGroup). On PostgreSQL `begin` locks
  * the database's row, so writes of one database commit in turn on every instance, and before any
  * of the group's writes locks a document (always this order, so two groups can't deadlock), and
  * reads the counter; `end` writes what the group's writes appended (`writePending`), in one
- * statement (`last`), which PostgreSQL's group commit sends with the COMMIT.
+ * statement (`last`), which PostgreSQL's group commit sends with the COMMIT. On SQLite the
+ * batch's write lock is the lock: `begin` reads the counter (and the search settings) once for
+ * the writes of one batch, which insert their own rows, and `end` moves the counter and each
+ * collection's count once (`writeCounters`) instead of each write doing both.
  */
 export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<Pending> {
+  const deferRows = dialect.jsonRecords !== undefined;
   return {
     key: groupKey(databaseId),
     async begin(q) {
       // NO KEY UPDATE: the lock an UPDATE of last_event_id takes; it leaves other sessions' foreign
       // key checks (KEY SHARE: a realtime token, a webhook of this database) free.
       const row = await q.get<{ last: string; search: string | null }>(
-        `SELECT CAST(last_event_id AS TEXT) AS last, ${dialect.search.settings} AS search FROM databases WHERE id = ? FOR NO KEY UPDATE`,
+        `SELECT CAST(last_event_id AS TEXT) AS last, ${dialect.search.settings} AS search FROM databases WHERE id = ?${deferRows ? ' FOR NO KEY UPDATE' : ''}`,
         [databaseId],
       );
       // No row: the database is gone. Its documents and events have no foreign key on PostgreSQL
       // (migration 18): this lock, held until COMMIT, is what keeps them from outliving it.
       if (!row) throw new Error(`Database '${databaseId}' does not exist (deleted meanwhile)`);
-      return { next: BigInt(row.last) + 1n, events: [], deltas: new Map(), search: row.search, documents: [], keyRows: [] };
+      const first = BigInt(row.last) + 1n;
+      return { deferRows, first, next: first, events: [], deltas: new Map(), search: row.search, documents: [], keyRows: [] };
     },
-    end: (q, pending) => writePending(q, dialect, databaseId, pending),
-    last: (pending) => pendingStatement(dialect, databaseId, pending),
+    end: (q, pending) => (deferRows ? writePending(q, dialect, databaseId, pending) : writeCounters(q, databaseId, pending)),
+    last: deferRows ? (pending) => pendingStatement(dialect, databaseId, pending) : undefined,
     // A key another request holds (an earlier one, or another member of this group) fails the insert of the keys.
     memberRows: ['idempotency_keys_pkey'],
   };
@@ -188,6 +205,47 @@ function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, d
   const delta = countDelta(changes);
   if (delta !== 0) pending.deltas.set(changes[0].collection, (pending.deltas.get(changes[0].collection) ?? 0) + delta);
   return events;
+}
+
+/**
+ * Inside the database's commit group on SQLite: numbers the changes from the group's next id and
+ * inserts their events at once (the batch holds the file's write lock, so nobody else numbers
+ * meanwhile); the counter and the count move at the group's `end` (`writeCounters`). Rolled back
+ * alone (its savepoint: its events are gone), the write takes its ids and count back out.
+ */
+async function appendInGroupNow(
+  tx: Queryable,
+  dialect: Dialect,
+  pending: Pending,
+  onRollback: (fn: () => void) => void,
+  databaseId: string,
+  changes: NewChange[],
+): Promise<ChangeEvent[]> {
+  const first = pending.next;
+  const before = new Map(pending.deltas);
+  onRollback(() => {
+    pending.next = first;
+    pending.deltas = before;
+  });
+  pending.next += BigInt(changes.length);
+  const delta = countDelta(changes);
+  if (delta !== 0) pending.deltas.set(changes[0].collection, (pending.deltas.get(changes[0].collection) ?? 0) + delta);
+  await insertEvents(tx, dialect, databaseId, changes, first, 0);
+  return numbered(changes, databaseId, first);
+}
+
+/** The group's `end` on SQLite: the counter to the group's last event, and each collection's count by its delta, once per group. */
+async function writeCounters(q: Queryable, databaseId: string, pending: Pending): Promise<void> {
+  if (pending.next === pending.first) return;
+  // A BigInt: better-sqlite3 binds a JS number as a double.
+  await q.run('UPDATE databases SET last_event_id = ? WHERE id = ?', [pending.next - 1n, databaseId]);
+  for (const [name, delta] of pending.deltas) {
+    if (delta === 0) continue;
+    await q.run(
+      'INSERT INTO collections (database_id, name, count) VALUES (?, ?, ?) ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + ?',
+      [databaseId, name, delta, delta],
+    );
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { STATEMENT_CACHE } from '../statement-cache.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { runAfterCommit, type Dialect, type Param, type Queryable, type Row, type Store, type Transaction } from '../store.ts';
+import { runAfterCommit, type CommitGroup, type Dialect, type Param, type Queryable, type Row, type Store, type Transaction } from '../store.ts';
 import { applyMigrations } from '../migrations/apply.ts';
 import { sqliteJson } from './json-sql.ts';
 import { sqliteSearch } from './search-sql.ts';
@@ -151,7 +151,15 @@ class Connection implements Queryable {
 /** One transaction of a group commit: statements on the writer, and its after-commit callbacks. */
 class GroupedTransaction implements Transaction {
   readonly committed: Array<() => void> = [];
-  constructor(private readonly w: Connection) {}
+  /** What undoes this member's part of its group's state, should its savepoint roll back (Transaction.onRollback). */
+  readonly undo: Array<() => void> = [];
+  readonly onRollback?: (fn: () => void) => void;
+  constructor(
+    private readonly w: Connection,
+    readonly group?: { readonly key: string; readonly state: unknown },
+  ) {
+    if (group) this.onRollback = (fn) => void this.undo.push(fn);
+  }
   all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {
     return this.w.all<T>(sql, params);
   }
@@ -236,7 +244,13 @@ export class SqliteStore implements Store {
   /** WAL checkpoints in a worker thread (checkpointer.ts); none for an in-memory database. */
   private readonly checkpointer: Checkpointer | undefined;
   private queue: Promise<unknown> = Promise.resolve();
-  private batch: Array<{ fn: (tx: Transaction) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void; since: number }> = [];
+  private batch: Array<{
+    fn: (tx: Transaction) => Promise<unknown>;
+    group: CommitGroup | undefined;
+    resolve: (v: unknown) => void;
+    reject: (e: unknown) => void;
+    since: number;
+  }> = [];
 
   constructor(
     path: string,
@@ -310,35 +324,67 @@ export class SqliteStore implements Store {
     return changed;
   }
 
-  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, group?: CommitGroup): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.batch.length === 0) setImmediate(() => void this.exclusive(() => this.commitBatch()));
-      this.batch.push({ fn, resolve: resolve as (v: unknown) => void, reject, since: Date.now() });
+      this.batch.push({ fn, group, resolve: resolve as (v: unknown) => void, reject, since: Date.now() });
     });
   }
 
-  /** Runs the queued transactions in one BEGIN … COMMIT, each in a savepoint; settles them after COMMIT. */
+  /**
+   * Runs the queued transactions in one BEGIN … COMMIT, each in a savepoint; settles them after COMMIT.
+   *
+   * Members of a commit group (store.ts CommitGroup) share their group's `begin` and `end` within
+   * the batch, as on PostgreSQL: a database's writes read its event counter once and move it, and
+   * each collection's count, once per batch rather than each (changes/append.ts). A transaction of
+   * no group may read or write what a group's `end` has yet to write (the counter), so the groups
+   * begun so far end before it runs; a later member of theirs begins its group again.
+   */
   private async commitBatch(): Promise<void> {
     const batch = this.batch;
     this.batch = [];
     const w = this.writer;
     const outcomes: Array<{ ok: true; value: unknown; tx: GroupedTransaction } | { ok: false; value: unknown }> = [];
+    const begun = new Map<string, { group: CommitGroup; state: unknown }>();
+    const endGroups = async () => {
+      for (const { group, state } of begun.values()) await group.end(w, state);
+      begun.clear();
+    };
     try {
       // Each transaction waits for the lock at most the statement time-out from when it was asked for.
       await whenUnlocked(() => w.prepare('BEGIN IMMEDIATE').run(), batch[0].since + this.timeouts.statementMs);
-      for (const { fn } of batch) {
+      for (const { fn, group } of batch) {
+        let run: { key: string; state: unknown } | undefined;
+        if (!group) await endGroups();
+        else {
+          let g = begun.get(group.key);
+          if (!g) {
+            // `begin` only reads (under the write lock this batch holds): a failure fails this member, not the batch.
+            try {
+              g = { group, state: await group.begin(w) };
+            } catch (e) {
+              outcomes.push({ ok: false, value: e });
+              continue;
+            }
+            begun.set(group.key, g);
+          }
+          run = { key: group.key, state: g.state };
+        }
         w.prepare('SAVEPOINT tx').run();
+        const tx = new GroupedTransaction(w, run);
         try {
-          const tx = new GroupedTransaction(w);
           const value = await fn(tx);
           w.prepare('RELEASE tx').run();
           outcomes.push({ ok: true, value, tx });
         } catch (e) {
           w.prepare('ROLLBACK TO tx').run();
           w.prepare('RELEASE tx').run();
+          // Its part of the group's state goes back out, newest first.
+          for (let i = tx.undo.length - 1; i >= 0; i--) tx.undo[i]();
           outcomes.push({ ok: false, value: e });
         }
       }
+      await endGroups();
       w.prepare('COMMIT').run();
       this.checkpointer?.committed();
     } catch (e) {
