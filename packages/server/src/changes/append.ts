@@ -13,16 +13,16 @@ import type { ChangeEvent, NewChange } from './events.ts';
  * nothing more: everything up to the committed counter is in the log (docs/architecture.md,
  * "Event ids and commit order").
  *
- * That lock makes one database's writes commit one at a time, so on PostgreSQL they share it:
- * the documents service runs each write in the database's commit group (`changeGroup`), and the
- * store runs the writes waiting together in one transaction (store/postgres/group-commit.ts).
- * The group's `begin` takes the lock and reads the counter once; each write numbers its events
- * from there in memory (`appendInGroup`: no statement); the group's `end` inserts them all, moves
- * the counter and each collection's count once, before the one COMMIT. A write rolled back alone
- * takes its events back out, so the next one reuses their ids: no gap.
+ * That lock makes one database's writes commit one at a time, so they share it: the documents
+ * service runs each write in the database's commit group (`changeGroup`), and the store runs the
+ * writes waiting together in one transaction (store/postgres/group-commit.ts; SQLite's batch of
+ * one turn). The group's `begin` takes the lock and reads the counter once; each write numbers its
+ * events from there in memory (`appendInGroup`: no statement; on SQLite `appendInGroupNow`
+ * inserts them at once); the group's `end` moves the counter and each collection's count once
+ * (and on PostgreSQL inserts the events), before the one COMMIT. A write rolled back alone takes
+ * its events back out, so the next one reuses their ids: no gap.
  *
- * Outside a group (SQLite, whose single writer already groups transactions; a plain PostgreSQL
- * transaction) each append moves the counter itself: `appendWithCte` where the dialect has
+ * Outside a group (a lone transaction) each append moves the counter itself: `appendWithCte` where the dialect has
  * data-modifying CTEs (counter, count and events in one statement, one round trip, then COMMIT),
  * else `appendStepwise`. The counter row is always locked before a collection row, so two
  * writers can't deadlock on them; in a group it is locked before any document row too, while a

@@ -143,7 +143,7 @@ interface VersionedNew {
  * Per shared transaction of a commit group (its state object), what each write hook prefetched:
  * the writes of one group run one after another on one connection, under the database's lock,
  * so one read (e.g. the database's webhooks) serves them all, saving a round trip per write.
- * Outside a group (SQLite; a lone transaction) every write reads for itself.
+ * Outside a group (a lone transaction) every write reads for itself.
  */
 const prefetchedInGroup = new WeakMap<object, Map<WriteHook, Promise<unknown>>>();
 

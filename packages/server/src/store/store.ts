@@ -118,8 +118,8 @@ export interface Transaction extends Queryable {
   afterCommit(fn: () => void): void;
   /**
    * The commit group this transaction runs in, and the state its `begin` returned for this shared
-   * transaction (PostgresStore, for a `transaction(fn, group)`); undefined when it runs on its own
-   * (every other transaction, and every SQLite one: that store ignores groups). `alone`: this member
+   * transaction (for a `transaction(fn, group)`); undefined when it runs on its own (every other
+   * transaction). `alone`: this member
    * runs again after its group's `end` violated one of its `memberRows`: it writes itself what it
    * would have left to `end`, so that a conflict is its own.
    */
@@ -280,7 +280,9 @@ export interface Store extends Queryable {
   readonly dialect: Dialect;
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
-   * On SQLite transactions are serialised in-process (and grouped, whatever `group` says); on
+   * On SQLite transactions are serialised in-process, those of one turn in one BEGIN … COMMIT, and
+   * the members of a `group` among them share its `begin` and `end` (until a transaction of no
+   * group comes between them: the group ends before it, and begins again after); on
    * PostgreSQL each takes a pooled client, or, with a `group`, shares one with the group's other
    * transactions waiting at the same moment (CommitGroup).
    */

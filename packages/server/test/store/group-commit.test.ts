@@ -290,6 +290,53 @@ forEachStore('group commit', (kind) => {
     assert.deepEqual(await Promise.all(['d', 'e'].map((name) => write(name))), ['1', '2'], 'the ids of the failed group are handed out again');
   });
 
+  test('a transaction of no group asked for among writes of a group finds the counter and count they moved, and the writes after it go on from its id', async () => {
+    databaseId = await newDatabase();
+    // On SQLite all five run in one batch: the group's writes before the lone one must have ended
+    // their group (moved the counter) before it runs, and the writes after it begin the group anew.
+    const lone = () =>
+      db.store.transaction(async (tx) => {
+        const seen = await tx.get<{ last: string }>('SELECT CAST(last_event_id AS TEXT) AS last FROM databases WHERE id = ?', [databaseId]);
+        const counted = await tx.get<{ count: number }>("SELECT count FROM collections WHERE database_id = ? AND name = 'notes'", [databaseId]);
+        const [event] = await appendChanges(tx, db.store.dialect, databaseId, [created('lone')]);
+        return { seen: seen?.last, counted: Number(counted?.count ?? 0), id: event.id };
+      });
+    const [a, b, l, c, d] = await Promise.all([write('a'), write('b'), lone(), write('c'), write('d')]);
+    const ids = [a, b, l.id, c, d];
+    assert.deepEqual([...ids].sort((x, y) => Number(x) - Number(y)), ['1', '2', '3', '4', '5'], 'gap-free, each id once');
+    if (kind === 'sqlite') {
+      assert.deepEqual([a, b, l.id, c, d], ['1', '2', '3', '4', '5'], 'in the order asked (one writer)');
+      assert.deepEqual([l.seen, l.counted], ['2', 2], 'the lone transaction saw what the writes before it appended');
+    }
+    assert.equal(await lastChangeId(db.store, databaseId), 5n);
+    assert.equal(await count(), 5);
+  });
+
+  test('a write of a group that fails after appending gives back its ids and its count; the lone transaction after it finds neither', async () => {
+    databaseId = await newDatabase();
+    const lone = () =>
+      db.store.transaction(async (tx) => {
+        const [event] = await appendChanges(tx, db.store.dialect, databaseId, [created('lone')]);
+        return event.id;
+      });
+    const outcomes = await Promise.allSettled([
+      write('a'),
+      write('x', async () => {
+        throw new Error('undone');
+      }),
+      lone(),
+      write('b'),
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+    );
+    assert.deepEqual((await logged()).map(([id]) => id), ['1', '2', '3'], 'gap-free');
+    assert.deepEqual((await logged()).map(([, name]) => name).sort(), ['a', 'b', 'lone']);
+    assert.equal(await lastChangeId(db.store, databaseId), 3n);
+    assert.equal(await count(), 3);
+  });
+
   test('a lone write that fails rolls back; the next one gets its id', async () => {
     databaseId = await newDatabase();
     await assert.rejects(
