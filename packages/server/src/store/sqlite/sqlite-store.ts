@@ -148,6 +148,9 @@ class Connection implements Queryable {
   }
 }
 
+/** What became of one transaction of a batch: its value and transaction (callbacks), or its error. */
+type Outcome = { ok: true; value: unknown; tx: GroupedTransaction } | { ok: false; value: unknown };
+
 /** One transaction of a group commit: statements on the writer, and its after-commit callbacks. */
 class GroupedTransaction implements Transaction {
   readonly committed: Array<() => void> = [];
@@ -160,14 +163,24 @@ class GroupedTransaction implements Transaction {
   ) {
     if (group) this.onRollback = (fn) => void this.undo.push(fn);
   }
+  /**
+   * Whether a statement of this member changed a row (a `run` that reports changes, or any `all`
+   * or `get` of a statement that writes): one that failed (a statement that fails leaves nothing)
+   * or changed nothing needs no savepoint to undo (commitBatch).
+   */
+  changed = false;
   all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {
+    if (!this.changed && !this.w.prepared(sql).stmt.readonly) this.changed = true;
     return this.w.all<T>(sql, params);
   }
   get<T = Row>(sql: string, params?: Param[]): Promise<T | undefined> {
+    if (!this.changed && !this.w.prepared(sql).stmt.readonly) this.changed = true;
     return this.w.get<T>(sql, params);
   }
-  run(sql: string, params?: Param[]): Promise<number> {
-    return this.w.run(sql, params);
+  async run(sql: string, params?: Param[]): Promise<number> {
+    const changes = await this.w.run(sql, params);
+    if (changes > 0) this.changed = true;
+    return changes;
   }
   afterCommit(fn: () => void): void {
     this.committed.push(fn);
@@ -343,8 +356,37 @@ export class SqliteStore implements Store {
   private async commitBatch(): Promise<void> {
     const batch = this.batch;
     this.batch = [];
+    // Without savepoints when every transaction is a member of a group, whose `fn` may run twice (store.ts CommitGroup).
+    let outcomes = await this.attemptBatch(batch, !batch.every((item) => item.group));
+    if (outcomes === 'again') outcomes = await this.attemptBatch(batch, true);
+    // (With savepoints a batch is never run again.)
+    if (outcomes === 'again' || !Array.isArray(outcomes)) {
+      const error = outcomes === 'again' ? new Error('a batch ran again with savepoints asked to run again') : outcomes.error;
+      for (const item of batch) item.reject(sqliteError(error));
+      return;
+    }
+    for (const [i, item] of batch.entries()) {
+      const outcome = outcomes[i];
+      if (!outcome.ok) {
+        item.reject(outcome.value);
+        continue;
+      }
+      runAfterCommit(outcome.tx.committed);
+      item.resolve(outcome.value);
+    }
+  }
+
+  /**
+   * One BEGIN … COMMIT of the batch: each transaction's outcome, `{ error }` when the batch itself
+   * failed (nothing committed), or 'again' (rolled back) when, without savepoints, a member failed
+   * having changed rows: then the batch runs again, each member in a SAVEPOINT, as PostgreSQL's
+   * groups do (store/postgres/group-commit.ts). A SAVEPOINT and its RELEASE per member were a few
+   * µs of every insert (docs/performance-notes.md); most failures (a 404, a 412, a 409 on an id
+   * taken) change nothing first.
+   */
+  private async attemptBatch(batch: SqliteStore['batch'], savepoints: boolean): Promise<Outcome[] | { error: unknown } | 'again'> {
     const w = this.writer;
-    const outcomes: Array<{ ok: true; value: unknown; tx: GroupedTransaction } | { ok: false; value: unknown }> = [];
+    const outcomes: Outcome[] = [];
     const begun = new Map<string, { group: CommitGroup; state: unknown }>();
     const endGroups = async () => {
       for (const { group, state } of begun.values()) await group.end(w, state);
@@ -370,15 +412,20 @@ export class SqliteStore implements Store {
           }
           run = { key: group.key, state: g.state };
         }
-        w.prepare('SAVEPOINT tx').run();
+        if (savepoints) w.prepare('SAVEPOINT tx').run();
         const tx = new GroupedTransaction(w, run);
         try {
           const value = await fn(tx);
-          w.prepare('RELEASE tx').run();
+          if (savepoints) w.prepare('RELEASE tx').run();
           outcomes.push({ ok: true, value, tx });
         } catch (e) {
-          w.prepare('ROLLBACK TO tx').run();
-          w.prepare('RELEASE tx').run();
+          if (savepoints) {
+            w.prepare('ROLLBACK TO tx').run();
+            w.prepare('RELEASE tx').run();
+          } else if (tx.changed) {
+            w.prepare('ROLLBACK').run();
+            return 'again';
+          }
           // Its part of the group's state goes back out, newest first.
           for (let i = tx.undo.length - 1; i >= 0; i--) tx.undo[i]();
           outcomes.push({ ok: false, value: e });
@@ -387,19 +434,10 @@ export class SqliteStore implements Store {
       await endGroups();
       w.prepare('COMMIT').run();
       this.checkpointer?.committed();
+      return outcomes;
     } catch (e) {
       if (w.db.inTransaction) w.prepare('ROLLBACK').run();
-      for (const item of batch) item.reject(sqliteError(e));
-      return;
-    }
-    for (const [i, item] of batch.entries()) {
-      const outcome = outcomes[i];
-      if (!outcome.ok) {
-        item.reject(outcome.value);
-        continue;
-      }
-      runAfterCommit(outcome.tx.committed);
-      item.resolve(outcome.value);
+      return { error: e };
     }
   }
 
