@@ -31,6 +31,7 @@ const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 64, minRe
  * (PostgreSQL) a GIN on the field for its arrays' elements.
  */
 type Kind = 'btree' | 'created' | 'array';
+const KINDS: readonly Kind[] = ['btree', 'created', 'array'];
 /**
  * The document_indexes key of an index of every collection, as built before indexes were per
  * collection: the field path; `path>createdAt` for the one that also orders by creation; `path[]`
@@ -154,6 +155,13 @@ export class AutoIndexer {
    */
   servesCollection(collection: string): boolean {
     return this.indexed.has(collection);
+  }
+
+  /** Whether one of `fields` (a list's filter and sort fields, as segments) has an automatic index of `collection`'s own, of any shape. */
+  servesFields(collection: string, fields: readonly string[][]): boolean {
+    if (!this.indexed.has(collection)) return false;
+    for (const segments of fields) for (const kind of KINDS) if (this.known.has(indexKey(collection, segments, kind))) return true;
+    return false;
   }
 
   /** Whether an index of this shape on the field serves the collection: its own, or one of every collection built before. */

@@ -44,6 +44,12 @@ export interface Listable {
   table: 'documents' | 'files';
   /** 1. scope: the rows of one collection (a bucket), by key. */
   scope: Sql;
+  /**
+   * Where present, the scope for a list that filters (by its rule or its own filter) or sorts by
+   * these fields, in place of `scope` (a collection named in the text when one of them has an index
+   * of the collection's own: readPage).
+   */
+  scopeFor?: (fields: readonly string[][]) => Sql;
   /** The collection as its cursors are bound to it (a bucket's: `files/<bucket>`). */
   name: string;
   /** The unfiltered set's size kept by every write (`collections.count`); without one, the total is counted. */
@@ -215,7 +221,7 @@ export async function listRows<R extends ListedRow>(
   const { store, cursors } = deps;
   const { dialect } = store;
   const { searched, sortField } = steps;
-  const { table, scope } = kind;
+  const { table } = kind;
   const ranked = searched !== undefined && q.sortBy === undefined;
   if (q.cursor !== undefined && q.offset !== undefined) {
     throw new ApiError('invalid_cursor', 'cursor and offset exclude each other: the cursor says where the page starts');
@@ -241,6 +247,7 @@ export async function listRows<R extends ListedRow>(
   // 2. rule, 3. filter: ANDed in this order after the scope, the search's condition last.
   const rule = steps.rule === undefined ? undefined : ruleSql(dialect.json, steps.rule);
   const own = q.filter === undefined ? undefined : compileFilter(dialect.json, q.filter);
+  const scope = kind.scopeFor ? kind.scopeFor([...(rule?.paths ?? []), ...(own?.paths ?? []), ...('path' in sortField ? [sortField.path] : [])]) : kind.scope;
   const conditions = [rule && asSql(rule), own && asSql(own), searched?.where].filter((f) => f !== undefined);
   const filtered = conditions.length > 0;
   const where = filtered
@@ -444,14 +451,19 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
     askForIndexes();
   };
 
-  // A collection with automatic indexes of its own (partial: indexes.ts) is named in the text, which
-  // lets the planner use them; any other binds it, so their statements stay one text for all.
-  const scope = deps.indexer.servesCollection(collection)
-    ? bound(inNamedCollection(dialect, collection), databaseId)
-    : bound(inCollection(dialect), databaseId, collection);
+  // A list that filters or sorts by a field with an automatic index of the collection's own
+  // (partial: indexes.ts) names the collection in the text, which lets the planner use that index;
+  // any other list binds it, so its statements stay one text for all collections, and the planner
+  // can't pick a partial index of some other field instead of the one its order needs. (Named in
+  // every list of such a collection, SQLite sorted a collection's whole partial index by
+  // `createdAt` for an unfiltered page of 20 once the statistics saw a larger collection beside
+  // it: docs/performance-notes.md.)
+  const scope = bound(inCollection(dialect), databaseId, collection);
+  const named = deps.indexer.servesCollection(collection) ? bound(inNamedCollection(dialect, collection), databaseId) : undefined;
   const documents: Listable = {
     table: 'documents',
     scope,
+    scopeFor: named && ((fields) => (deps.indexer.servesFields(collection, fields) ? named : scope)),
     name: collection,
     counter: sql`(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ${databaseId} AND name = ${collection})`,
   };
