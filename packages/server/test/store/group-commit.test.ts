@@ -303,7 +303,11 @@ forEachStore('group commit', (kind) => {
       });
     const [a, b, l, c, d] = await Promise.all([write('a'), write('b'), lone(), write('c'), write('d')]);
     const ids = [a, b, l.id, c, d];
-    assert.deepEqual([...ids].sort((x, y) => Number(x) - Number(y)), ['1', '2', '3', '4', '5'], 'gap-free, each id once');
+    assert.deepEqual(
+      [...ids].sort((x, y) => Number(x) - Number(y)),
+      ['1', '2', '3', '4', '5'],
+      'gap-free, each id once',
+    );
     if (kind === 'sqlite') {
       assert.deepEqual([a, b, l.id, c, d], ['1', '2', '3', '4', '5'], 'in the order asked (one writer)');
       assert.deepEqual([l.seen, l.counted], ['2', 2], 'the lone transaction saw what the writes before it appended');
@@ -331,7 +335,11 @@ forEachStore('group commit', (kind) => {
       outcomes.map((o) => o.status),
       ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
     );
-    assert.deepEqual((await logged()).map(([id]) => id), ['1', '2', '3'], 'gap-free');
+    assert.deepEqual(
+      (await logged()).map(([id]) => id),
+      ['1', '2', '3'],
+      'gap-free',
+    );
     assert.deepEqual((await logged()).map(([, name]) => name).sort(), ['a', 'b', 'lone']);
     assert.equal(await lastChangeId(db.store, databaseId), 3n);
     assert.equal(await count(), 3);
