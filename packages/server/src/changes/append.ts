@@ -17,8 +17,8 @@ import type { ChangeEvent, NewChange } from './events.ts';
  * service runs each write in the database's commit group (`changeGroup`), and the store runs the
  * writes waiting together in one transaction (store/postgres/group-commit.ts; SQLite's batch of
  * one turn). The group's `begin` takes the lock and reads the counter once; each write numbers its
- * events from there in memory (`appendInGroup`: no statement; on SQLite `appendInGroupNow`
- * inserts them at once); the group's `end` moves the counter and each collection's count once
+ * events from there in memory (`appendInGroup`: no statement for the ids; on SQLite it inserts
+ * the events at once); the group's `end` moves the counter and each collection's count once
  * (and on PostgreSQL inserts the events), before the one COMMIT. A write rolled back alone takes
  * its events back out, so the next one reuses their ids: no gap.
  *
@@ -36,11 +36,7 @@ export async function appendChanges(
   changes: NewChange[],
 ): Promise<ChangeEvent[]> {
   if (changes.length === 0) return [];
-  if (tx.group?.key === groupKey(databaseId) && tx.onRollback) {
-    const pending = tx.group.state as Pending;
-    if (pending.deferRows) return appendInGroup(pending, tx.onRollback, databaseId, changes);
-    return appendInGroupNow(tx, dialect, pending, tx.onRollback, databaseId, changes);
-  }
+  if (tx.group?.key === groupKey(databaseId) && tx.onRollback) return appendInGroup(tx, dialect, tx.group.state as Pending, tx.onRollback, databaseId, changes);
   return (dialect.writableCte ? appendWithCte : appendStepwise)(tx, dialect, databaseId, changes);
 }
 
@@ -169,9 +165,10 @@ export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<P
     key: groupKey(databaseId),
     async begin(q) {
       // NO KEY UPDATE: the lock an UPDATE of last_event_id takes; it leaves other sessions' foreign
-      // key checks (KEY SHARE: a realtime token, a webhook of this database) free.
+      // key checks (KEY SHARE: a realtime token, a webhook of this database) free. (SQLite has no
+      // row locks: its batch holds the file's write lock.)
       const row = await q.get<{ last: string; search: string | null }>(
-        `SELECT CAST(last_event_id AS TEXT) AS last, ${dialect.search.settings} AS search FROM databases WHERE id = ?${deferRows ? ' FOR NO KEY UPDATE' : ''}`,
+        `SELECT CAST(last_event_id AS TEXT) AS last, ${dialect.search.settings} AS search FROM databases WHERE id = ?${dialect.lockRows && ' FOR NO KEY UPDATE'}`,
         [databaseId],
       );
       // No row: the database is gone. Its documents and events have no foreign key on PostgreSQL
@@ -188,32 +185,13 @@ export function changeGroup(databaseId: string, dialect: Dialect): CommitGroup<P
 }
 
 /**
- * Inside the database's commit group: numbers the changes from the group's next id and keeps
- * them for its `end`, in memory (the counter's lock is held since `begin`, so nobody else numbers
- * meanwhile); rolled back alone, the write takes them back out.
+ * Inside the database's commit group: numbers the changes from the group's next id (the counter's
+ * lock is held since `begin`, so nobody else numbers meanwhile). Where the group leaves its rows
+ * to `end` (PostgreSQL) the events are kept for it, in memory; else (SQLite) they are inserted at
+ * once, and `end` moves the counter and the count (`writeCounters`). Rolled back alone, the write
+ * takes its ids, events and count back out.
  */
-function appendInGroup(pending: Pending, onRollback: (fn: () => void) => void, databaseId: string, changes: NewChange[]): ChangeEvent[] {
-  const before = { next: pending.next, length: pending.events.length, deltas: new Map(pending.deltas) };
-  onRollback(() => {
-    pending.next = before.next;
-    pending.events.length = before.length;
-    pending.deltas = before.deltas;
-  });
-  const events = numbered(changes, databaseId, pending.next);
-  pending.next += BigInt(changes.length);
-  for (const [i, e] of events.entries()) if (!changes[i].fromDeferredDocument) pending.events.push(eventRecord(e, changes[i].documentText));
-  const delta = countDelta(changes);
-  if (delta !== 0) pending.deltas.set(changes[0].collection, (pending.deltas.get(changes[0].collection) ?? 0) + delta);
-  return events;
-}
-
-/**
- * Inside the database's commit group on SQLite: numbers the changes from the group's next id and
- * inserts their events at once (the batch holds the file's write lock, so nobody else numbers
- * meanwhile); the counter and the count move at the group's `end` (`writeCounters`). Rolled back
- * alone (its savepoint: its events are gone), the write takes its ids and count back out.
- */
-async function appendInGroupNow(
+async function appendInGroup(
   tx: Queryable,
   dialect: Dialect,
   pending: Pending,
@@ -222,16 +200,19 @@ async function appendInGroupNow(
   changes: NewChange[],
 ): Promise<ChangeEvent[]> {
   const first = pending.next;
-  const before = new Map(pending.deltas);
+  const before = { length: pending.events.length, deltas: new Map(pending.deltas) };
   onRollback(() => {
     pending.next = first;
-    pending.deltas = before;
+    pending.events.length = before.length;
+    pending.deltas = before.deltas;
   });
+  const events = numbered(changes, databaseId, first);
   pending.next += BigInt(changes.length);
   const delta = countDelta(changes);
   if (delta !== 0) pending.deltas.set(changes[0].collection, (pending.deltas.get(changes[0].collection) ?? 0) + delta);
-  await insertEvents(tx, dialect, databaseId, changes, first, 0);
-  return numbered(changes, databaseId, first);
+  if (!pending.deferRows) await insertEvents(tx, dialect, databaseId, changes, first, 0);
+  else for (const [i, e] of events.entries()) if (!changes[i].fromDeferredDocument) pending.events.push(eventRecord(e, changes[i].documentText));
+  return events;
 }
 
 /** The group's `end` on SQLite: the counter to the group's last event, and each collection's count by its delta, once per group. */
@@ -239,14 +220,12 @@ async function writeCounters(q: Queryable, databaseId: string, pending: Pending)
   if (pending.next === pending.first) return;
   // A BigInt: better-sqlite3 binds a JS number as a double.
   await q.run('UPDATE databases SET last_event_id = ? WHERE id = ?', [pending.next - 1n, databaseId]);
-  for (const [name, delta] of pending.deltas) {
-    if (delta === 0) continue;
-    await q.run(
-      'INSERT INTO collections (database_id, name, count) VALUES (?, ?, ?) ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + ?',
-      [databaseId, name, delta, delta],
-    );
-  }
+  for (const [name, delta] of pending.deltas) if (delta !== 0) await q.run(MOVE_COUNT, [databaseId, name, delta, delta]);
 }
+
+/** A collection's count moved by a delta (bound twice), its row made at the first document. */
+const MOVE_COUNT =
+  'INSERT INTO collections (database_id, name, count) VALUES (?, ?, ?) ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + ?';
 
 /**
  * The group's `end`, one statement of a fixed text whatever the group holds: the counter moved
@@ -443,12 +422,7 @@ export async function appendStepwise(tx: Queryable, dialect: Dialect, databaseId
     'UPDATE databases SET last_event_id = last_event_id + ? WHERE id = ? RETURNING CAST(last_event_id AS TEXT) AS last',
     [BigInt(n), databaseId],
   );
-  if (delta !== 0) {
-    await tx.run(
-      'INSERT INTO collections (database_id, name, count) VALUES (?, ?, ?) ON CONFLICT (database_id, name) DO UPDATE SET count = collections.count + ?',
-      [databaseId, changes[0].collection, delta, delta],
-    );
-  }
+  if (delta !== 0) await tx.run(MOVE_COUNT, [databaseId, changes[0].collection, delta, delta]);
   const first = BigInt(row!.last) - BigInt(n) + 1n;
   await insertEvents(tx, dialect, databaseId, changes, first, 0);
   return numbered(changes, databaseId, first);

@@ -459,11 +459,10 @@ export async function readPage(deps: ListDeps, databaseId: string, collection: s
   // `createdAt` for an unfiltered page of 20 once the statistics saw a larger collection beside
   // it: docs/performance-notes.md.)
   const scope = bound(inCollection(dialect), databaseId, collection);
-  const named = deps.indexer.servesCollection(collection) ? bound(inNamedCollection(dialect, collection), databaseId) : undefined;
   const documents: Listable = {
     table: 'documents',
     scope,
-    scopeFor: named && ((fields) => (deps.indexer.servesFields(collection, fields) ? named : scope)),
+    scopeFor: (fields) => (deps.indexer.servesFields(collection, fields) ? bound(inNamedCollection(dialect, collection), databaseId) : scope),
     name: collection,
     counter: sql`(SELECT CAST(count AS TEXT) FROM collections WHERE database_id = ${databaseId} AND name = ${collection})`,
   };

@@ -166,16 +166,18 @@ class GroupedTransaction implements Transaction {
   /**
    * Whether a statement of this member changed a row (a `run` that reports changes, or any `all`
    * or `get` of a statement that writes): one that failed (a statement that fails leaves nothing)
-   * or changed nothing needs no savepoint to undo (commitBatch).
+   * or changed nothing needs no savepoint to undo (attemptBatch).
    */
   changed = false;
-  all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {
-    if (!this.changed && !this.w.prepared(sql).stmt.readonly) this.changed = true;
-    return this.w.all<T>(sql, params);
+  async all<T = Row>(sql: string, params?: Param[]): Promise<T[]> {
+    const p = this.w.prepared(sql);
+    if (!p.stmt.readonly) this.changed = true;
+    return this.w.all<T>(sql, params, p);
   }
-  get<T = Row>(sql: string, params?: Param[]): Promise<T | undefined> {
-    if (!this.changed && !this.w.prepared(sql).stmt.readonly) this.changed = true;
-    return this.w.get<T>(sql, params);
+  async get<T = Row>(sql: string, params?: Param[]): Promise<T | undefined> {
+    const p = this.w.prepared(sql);
+    if (!p.stmt.readonly) this.changed = true;
+    return this.w.get<T>(sql, params, p);
   }
   async run(sql: string, params?: Param[]): Promise<number> {
     const changes = await this.w.run(sql, params);
@@ -356,13 +358,12 @@ export class SqliteStore implements Store {
   private async commitBatch(): Promise<void> {
     const batch = this.batch;
     this.batch = [];
-    // Without savepoints when every transaction is a member of a group, whose `fn` may run twice (store.ts CommitGroup).
+    // Without savepoints when every transaction is a member of a group, whose `fn` may run twice
+    // (store.ts CommitGroup); with them, a batch is never run again.
     let outcomes = await this.attemptBatch(batch, !batch.every((item) => item.group));
-    if (outcomes === 'again') outcomes = await this.attemptBatch(batch, true);
-    // (With savepoints a batch is never run again.)
-    if (outcomes === 'again' || !Array.isArray(outcomes)) {
-      const error = outcomes === 'again' ? new Error('a batch ran again with savepoints asked to run again') : outcomes.error;
-      for (const item of batch) item.reject(sqliteError(error));
+    while (outcomes === 'again') outcomes = await this.attemptBatch(batch, true);
+    if (!Array.isArray(outcomes)) {
+      for (const item of batch) item.reject(sqliteError(outcomes.error));
       return;
     }
     for (const [i, item] of batch.entries()) {
