@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { MIGRATIONS } from '../../src/store/migrations/index.ts';
 import type { Migration } from '../../src/store/migrations/migration.ts';
 import { forEachStore, openTestStore } from '../helpers/stores.ts';
+import { IdempotencyKeys } from '../../src/idempotency/keys.ts';
 
 const DIR = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
 const FILE = /^(\d{4})-([a-z0-9-]+)\.ts$/;
@@ -138,6 +139,43 @@ forEachStore('migrations', (kind) => {
       );
       // No foreign key: a key's row of a database deleted meanwhile goes in (and is pruned with the rest).
       await store.run("INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) VALUES ('database:gone', 'k', 'gone', 'f', ?)", [now]);
+    } finally {
+      await db.drop();
+    }
+  });
+  test('migration "idempotency keys by claimed brin": on PostgreSQL the prune\'s index on claimed_at is a BRIN index, which a keyed write adds no entry to, and the prune still finds the expired keys', async () => {
+    const db = await openTestStore(kind);
+    try {
+      const { store } = db;
+      if (store.dialect.name === 'sqlite') {
+        assert.deepEqual(MIGRATIONS.find((m) => m.version === 20)!.statements(store.dialect), [], 'SQLite has no index on claimed_at since migration 19');
+        return;
+      }
+      const method = async () =>
+        (
+          await store.get<{ method: string }>(
+            "SELECT am.amname AS method FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = 'idempotency_keys_by_claimed'",
+          )
+        )?.method;
+      assert.equal(await method(), 'brin');
+      // From the B-tree migration 13 made, with rows in it.
+      await store.run('DROP INDEX idempotency_keys_by_claimed');
+      await store.run('CREATE INDEX idempotency_keys_by_claimed ON idempotency_keys (claimed_at)');
+      for (const [key, at] of [
+        ['old', '2026-11-25T10:00:00.000Z'],
+        ['new', '2026-11-27T10:00:00.000Z'],
+      ]) {
+        await store.run("INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) VALUES ('database:d1', ?, 'd1', 'f', ?)", [key, at]);
+      }
+      await store.run('DELETE FROM schema_migrations WHERE version = 20');
+      await store.migrate();
+      assert.equal(await method(), 'brin');
+      const clock = { now: () => Date.parse('2026-11-27T12:00:00.000Z') };
+      assert.equal(await new IdempotencyKeys(store, clock).prune(10), 1);
+      assert.deepEqual(
+        (await store.all<{ key: string }>('SELECT key FROM idempotency_keys')).map((r) => r.key),
+        ['new'],
+      );
     } finally {
       await db.drop();
     }
