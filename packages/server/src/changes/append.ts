@@ -22,9 +22,9 @@ import type { ChangeEvent, NewChange } from './events.ts';
  * (and on PostgreSQL inserts the events), before the one COMMIT. A write rolled back alone takes
  * its events back out, so the next one reuses their ids: no gap.
  *
- * Outside a group (a lone transaction) each append moves the counter itself: `appendWithCte` where the dialect has
- * data-modifying CTEs (counter, count and events in one statement, one round trip, then COMMIT),
- * else `appendStepwise`. The counter row is always locked before a collection row, so two
+ * Outside a group (a lone transaction) each append moves the counter itself: `appendWithCte`
+ * where the dialect has data-modifying CTEs (counter, count and events in one statement, one round
+ * trip, then COMMIT), else `appendStepwise`. The counter row is always locked before a collection row, so two
  * writers can't deadlock on them; in a group it is locked before any document row too, while a
  * plain transaction locks its documents first: on PostgreSQL every document write goes through
  * the group, or a plain one and a group could each hold what the other waits for.

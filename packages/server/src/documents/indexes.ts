@@ -30,8 +30,8 @@ const DEFAULT_INDEX_BUDGET: IndexBudget = { perDatabase: 16, perStore: 64, minRe
  * A B-tree on the field's sort keys (then id), the same followed by `created_at` (then id), or
  * (PostgreSQL) a GIN on the field for its arrays' elements.
  */
-type Kind = 'btree' | 'created' | 'array';
-const KINDS: readonly Kind[] = ['btree', 'created', 'array'];
+const KINDS = ['btree', 'created', 'array'] as const;
+type Kind = (typeof KINDS)[number];
 /**
  * The document_indexes key of an index of every collection, as built before indexes were per
  * collection: the field path; `path>createdAt` for the one that also orders by creation; `path[]`
@@ -78,7 +78,8 @@ const MAX_DEMAND_ENTRIES = 10_000;
  * background, one index of that collection's documents, on (database, collection, <the field's
  * sort keys>, id) `WHERE collection = '<name>'` (partial: writes into other collections never
  * maintain it), which then serves that collection in every database. Its lists spell the
- * collection in their SQL text (`servesCollection`, key-sql.ts) so that the planner can use it.
+ * collection in their SQL text when they filter or sort by such a field (`servesFields`, key-sql.ts)
+ * so that the planner can use it.
  * Each database may cause at most `perDatabase` builds (16) and the store holds at most
  * `perStore` (64), so one tenant sorting by junk fields can neither spend the indexes of the
  * others nor make svc index fields no document has; past a budget, lists still work, by scanning.
@@ -149,17 +150,19 @@ export class AutoIndexer {
   /**
    * Whether `collection` has automatic indexes of its own that this process knows of (built here, or
    * read from document_indexes at the first list, or found there when its lists asked for one built
-   * by another instance): its lists then spell the collection in their SQL (key-sql.ts
-   * inNamedCollection) so that the planner may use them. Before the first list has read the
-   * table, none.
+   * by another instance). Before the first list has read the table, none.
    */
   servesCollection(collection: string): boolean {
     return this.indexed.has(collection);
   }
 
-  /** Whether one of `fields` (a list's filter and sort fields, as segments) has an automatic index of `collection`'s own, of any shape. */
+  /**
+   * Whether one of `fields` (a list's rule, filter and sort fields, as segments) has an automatic
+   * index of `collection`'s own, of any shape: the list then spells the collection in its SQL
+   * (key-sql.ts inNamedCollection) so that the planner may use it (documents/list.ts readPage).
+   */
   servesFields(collection: string, fields: readonly string[][]): boolean {
-    if (!this.indexed.has(collection)) return false;
+    if (!this.servesCollection(collection)) return false;
     for (const segments of fields) for (const kind of KINDS) if (this.known.has(indexKey(collection, segments, kind))) return true;
     return false;
   }

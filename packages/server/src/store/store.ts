@@ -119,9 +119,8 @@ export interface Transaction extends Queryable {
   /**
    * The commit group this transaction runs in, and the state its `begin` returned for this shared
    * transaction (for a `transaction(fn, group)`); undefined when it runs on its own (every other
-   * transaction). `alone`: this member
-   * runs again after its group's `end` violated one of its `memberRows`: it writes itself what it
-   * would have left to `end`, so that a conflict is its own.
+   * transaction). `alone`: this member runs again after its group's `end` violated one of its
+   * `memberRows`: it writes itself what it would have left to `end`, so that a conflict is its own.
    */
   readonly group?: { readonly key: string; readonly state: unknown; readonly alone?: boolean };
   /**

@@ -335,12 +335,13 @@ forEachStore('group commit', (kind) => {
       outcomes.map((o) => o.status),
       ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
     );
+    const rows = await logged();
     assert.deepEqual(
-      (await logged()).map(([id]) => id),
+      rows.map(([id]) => id),
       ['1', '2', '3'],
       'gap-free',
     );
-    assert.deepEqual((await logged()).map(([, name]) => name).sort(), ['a', 'b', 'lone']);
+    assert.deepEqual(rows.map(([, name]) => name).sort(), ['a', 'b', 'lone']);
     assert.equal(await lastChangeId(db.store, databaseId), 3n);
     assert.equal(await count(), 3);
   });

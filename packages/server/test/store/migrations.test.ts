@@ -6,6 +6,7 @@ import { MIGRATIONS } from '../../src/store/migrations/index.ts';
 import type { Migration } from '../../src/store/migrations/migration.ts';
 import { forEachStore, openTestStore } from '../helpers/stores.ts';
 import { IdempotencyKeys } from '../../src/idempotency/keys.ts';
+import { ManualClock } from '../../src/infra/clock.ts';
 
 const DIR = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
 const FILE = /^(\d{4})-([a-z0-9-]+)\.ts$/;
@@ -170,8 +171,7 @@ forEachStore('migrations', (kind) => {
       await store.run('DELETE FROM schema_migrations WHERE version = 20');
       await store.migrate();
       assert.equal(await method(), 'brin');
-      const clock = { now: () => Date.parse('2026-11-27T12:00:00.000Z') };
-      assert.equal(await new IdempotencyKeys(store, clock).prune(10), 1);
+      assert.equal(await new IdempotencyKeys(store, new ManualClock(Date.parse('2026-11-27T12:00:00.000Z'))).prune(10), 1);
       assert.deepEqual(
         (await store.all<{ key: string }>('SELECT key FROM idempotency_keys')).map((r) => r.key),
         ['new'],
