@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { runAfterCommit, type CommitGroup, type Dialect, type Queryable, type Store, type Transaction } from '../store.ts';
+import { runAfterCommit, type CommitGroup, type Param, type Dialect, type Queryable, type Store, type Transaction } from '../store.ts';
 import { applyMigrations } from '../migrations/apply.ts';
 import { postgresJson } from './json-sql.ts';
 import { postgresSearch } from './search-sql.ts';
@@ -8,6 +8,7 @@ import { storeError } from './errors.ts';
 import { maintenanceConfig, poolConfig } from './pool.ts';
 import { abort, commit, PgQueryable, PgTransaction, withSession } from './queryable.ts';
 import { GroupCommit } from './group-commit.ts';
+import { SharedReads, shareable } from './shared-reads.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
 
 const dialect: Dialect = {
@@ -63,6 +64,9 @@ async function takeMaintenanceLock(q: Queryable): Promise<void> {
   }
 }
 
+/** A joining read's own copy of a shared answer: its rows are objects its caller may change. */
+const ownRows = (r: pg.QueryResult): pg.QueryResult => ({ ...r, rows: r.rows.map((row) => ({ ...row })) });
+
 /**
  * The scale-out store: PostgreSQL through a pg pool, shared by any number of instances.
  *
@@ -71,12 +75,15 @@ async function takeMaintenanceLock(q: Queryable): Promise<void> {
  * soon as it is back, since the pool drops the broken clients and opens new ones.
  *
  * A transaction asked for with a commit group shares one with the group's others waiting at the
- * same moment (group-commit.ts); any other takes a pooled client of its own.
+ * same moment (group-commit.ts); any other takes a pooled client of its own. A read outside a
+ * transaction shares its run with identical reads asked for before it was sent (shared-reads.ts).
  */
 export class PostgresStore extends PgQueryable implements Store {
   readonly dialect = dialect;
   private readonly pool: pg.Pool;
   private readonly groups: GroupCommit;
+  /** Reads on the pool that are identical share a run not sent yet (shared-reads.ts). */
+  readonly sharedReads = new SharedReads<pg.QueryResult>();
 
   constructor(
     private readonly connectionString: string,
@@ -89,6 +96,11 @@ export class PostgresStore extends PgQueryable implements Store {
     super(pool, statements);
     this.pool = pool;
     this.groups = new GroupCommit(pool, statements);
+  }
+
+  protected override exec<T>(sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+    if (!shareable(sql)) return super.exec<T>(sql, params);
+    return this.sharedReads.run(sql, params, () => super.exec(sql, params), ownRows) as Promise<pg.QueryResult<T & pg.QueryResultRow>>;
   }
 
   async transaction<T>(fn: (tx: Transaction) => Promise<T>, group?: CommitGroup): Promise<T> {
