@@ -3,6 +3,7 @@ import type { Invalidation } from '../infra/invalidation/invalidation.ts';
 import type { Store } from '../store/store.ts';
 import type { Filter } from '@svc/filter';
 import { lastChangeId } from '../changes/read.ts';
+import { SharedRuns } from '../infra/shared-runs.ts';
 
 /** A list's answer as kept: its JSON text, and what to do again when it is answered from memory. */
 export interface Page {
@@ -22,6 +23,12 @@ export interface PageCacheOptions {
   /** Told how each list that could be cached was answered. */
   counted?: (outcome: PageCacheOutcome) => void;
 }
+
+/** A list that joined another's read does what a hit does: its fields ask for their indexes (Page.onHit). */
+const joined = (page: Page): Page => {
+  page.onHit?.();
+  return page;
+};
 
 /** The entries kept at most, whatever their size (an empty page is a few dozen bytes). */
 const MAX_ENTRIES = 10_000;
@@ -76,6 +83,9 @@ interface Use {
  *   share an entry unless their rules read the same.
  * - Searches are not kept: a search index being built changes their answers without a write.
  * - Bounded by the answers' length added up (LRU), and an entry lives at most CACHE_TTL_MS.
+ * - Whether kept or not, lists asked for while the same list (the same key but the version) is
+ *   being read wait for that read and share the next one (`builds`, infra/shared-runs.ts): never
+ *   the read under way, so every answer is read after its list was asked for.
  *
  * The price of a miss is the version read (on SQLite, svc's CPU for one read; on PostgreSQL, a
  * round trip; docs/performance-notes.md) and keeping the answer; a hit spares the page query, the
@@ -88,6 +98,8 @@ export class PageCache {
   private readonly invalidation?: Invalidation;
   private readonly counted?: (outcome: PageCacheOutcome) => void;
   private readonly uses = new Map<string, Use>();
+  /** Lists asked for while the same list is being read share the next read (infra/shared-runs.ts). */
+  readonly builds = new SharedRuns<Page>();
 
   constructor(
     private readonly store: Store,
@@ -109,26 +121,27 @@ export class PageCache {
    * besides the database's data (the collection, the parsed query string).
    */
   async answer(databaseId: string, query: unknown, read: Filter | undefined, build: () => Promise<Page>): Promise<string> {
+    const asked = `${JSON.stringify(query)}\u0000${read === undefined ? '' : JSON.stringify(read)}`;
+    const shared = () => this.builds.run(`${databaseId}\u0000${asked}`, build, joined);
     const pages = this.pages;
-    if (!pages) return (await build()).text;
+    if (!pages) return (await shared()).text;
     if (!this.invalidation?.current()) {
       // Nothing may be kept now (the PostgreSQL listener is down): the version read would buy nothing.
       this.counted?.('miss');
-      return (await build()).text;
+      return (await shared()).text;
     }
     const use = this.useOf(databaseId);
     if (use.skip > 0) {
       use.skip -= 1;
       this.counted?.('miss');
-      return (await build()).text;
+      return (await shared()).text;
     }
     const version = await lastChangeId(this.store, databaseId);
-    if (version === undefined) return (await build()).text; // no such database (any more): the page query says what that means
+    if (version === undefined) return (await shared()).text; // no such database (any more): the page query says what that means
     let built = false;
-    const key = `${databaseId}\u0000${version}\u0000${JSON.stringify(query)}\u0000${read === undefined ? '' : JSON.stringify(read)}`;
-    const page = await pages.get(key, Date.now(), async () => {
+    const page = await pages.get(`${databaseId}\u0000${version}\u0000${asked}`, Date.now(), async () => {
       built = true;
-      return { value: await build(), tags: [`database:${databaseId}`] };
+      return { value: await shared(), tags: [`database:${databaseId}`] };
     });
     this.counted?.(built ? 'miss' : 'hit');
     if (!built) page?.onHit?.();

@@ -8,7 +8,8 @@ import { storeError } from './errors.ts';
 import { maintenanceConfig, poolConfig } from './pool.ts';
 import { abort, commit, PgQueryable, PgTransaction, withSession } from './queryable.ts';
 import { GroupCommit } from './group-commit.ts';
-import { SharedReads, shareable } from './shared-reads.ts';
+import { SharedRuns } from '../../infra/shared-runs.ts';
+import { readKey, shareable } from './shared-reads.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
 
 const dialect: Dialect = {
@@ -76,14 +77,14 @@ const ownRows = (r: pg.QueryResult): pg.QueryResult => ({ ...r, rows: r.rows.map
  *
  * A transaction asked for with a commit group shares one with the group's others waiting at the
  * same moment (group-commit.ts); any other takes a pooled client of its own. A read outside a
- * transaction shares its run with identical reads asked for before it was sent (shared-reads.ts).
+ * transaction shares its run with identical reads asked for before it was sent (infra/shared-runs.ts).
  */
 export class PostgresStore extends PgQueryable implements Store {
   readonly dialect = dialect;
   private readonly pool: pg.Pool;
   private readonly groups: GroupCommit;
-  /** Reads on the pool that are identical share a run not sent yet (shared-reads.ts). */
-  readonly sharedReads = new SharedReads<pg.QueryResult>();
+  /** Identical reads on the pool share a run not sent yet (shared-reads.ts says which may). */
+  readonly sharedReads = new SharedRuns<pg.QueryResult>();
 
   constructor(
     private readonly connectionString: string,
@@ -100,7 +101,7 @@ export class PostgresStore extends PgQueryable implements Store {
 
   protected override exec<T>(sql: string, params: Param[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
     if (!shareable(sql)) return super.exec<T>(sql, params);
-    return this.sharedReads.run(sql, params, () => super.exec(sql, params), ownRows) as Promise<pg.QueryResult<T & pg.QueryResultRow>>;
+    return this.sharedReads.run(readKey(sql, params), () => super.exec(sql, params), ownRows) as Promise<pg.QueryResult<T & pg.QueryResultRow>>;
   }
 
   async transaction<T>(fn: (tx: Transaction) => Promise<T>, group?: CommitGroup): Promise<T> {
