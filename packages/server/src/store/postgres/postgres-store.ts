@@ -77,7 +77,8 @@ const ownRows = (r: pg.QueryResult): pg.QueryResult => ({ ...r, rows: r.rows.map
  *
  * A transaction asked for with a commit group shares one with the group's others waiting at the
  * same moment (group-commit.ts); any other takes a pooled client of its own. A read outside a
- * transaction shares its run with identical reads asked for before it was sent (infra/shared-runs.ts).
+ * transaction that finds an identical one running waits for it, and shares the next run with the
+ * identical reads asked for meanwhile (infra/shared-runs.ts).
  */
 export class PostgresStore extends PgQueryable implements Store {
   readonly dialect = dialect;

@@ -99,7 +99,7 @@ export class BeginningQueryable extends PgQueryable {
 }
 
 /** A statement that only reads (and perhaps locks): svc's data-modifying statements begin with INSERT, UPDATE, DELETE or WITH. */
-const READS = /^\s*SELECT\b/i;
+export const READS = /^\s*SELECT\b/i;
 const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
 
 /**

@@ -1,4 +1,5 @@
 import type { Param } from '../store.ts';
+import { READS } from './queryable.ts';
 
 /**
  * Which reads on PostgreSQL's pool may share a run (infra/shared-runs.ts), and what makes two of
@@ -14,9 +15,8 @@ import type { Param } from '../store.ts';
  * reads).
  */
 export function shareable(sql: string): boolean {
-  return READ.test(sql) && !ACTS.test(sql);
+  return READS.test(sql) && !ACTS.test(sql);
 }
-const READ = /^\s*SELECT\b/i;
 const ACTS = /\bFOR\s+(UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)\b|\bpg_\w+\s*\(|\b(nextval|setval)\s*\(/i;
 
 /** The statement and its parameters as one string; a bigint is told apart from the number and the string it would print as. */
