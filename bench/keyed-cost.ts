@@ -1,3 +1,11 @@
+/**
+ * CPU per insert with and without an Idempotency-Key (svc's process, and on PostgreSQL its backends),
+ * 50 connections, in alternating rounds: BENCH_COST_ROUNDS (5) of BENCH_COST_REQUESTS (6,000).
+ * BENCH_OLD_ROOT=<tree> measures another tree beside this one; BENCH_KEYS=random sends random keys
+ * (UUIDv4) instead of the SDK's (UUIDv7); BENCH_STORES narrows the stores.
+ *
+ *   BENCH_STORES=sqlite BENCH_KEYS=random node --import tsx bench/keyed-cost.ts
+ */
 import { randomUUID } from 'node:crypto';
 import autocannon, { type Request } from 'autocannon';
 import { newKey } from '../packages/client/src/http.ts';
@@ -17,6 +25,7 @@ interface Tree {
   samples: Record<Shape, Array<{ svc: number; backends: number }>>;
 }
 type Shape = 'plain' | 'keyed';
+const keyOf = process.env.BENCH_KEYS === 'random' ? randomUUID : () => newKey();
 
 // Every request carries a fresh UUID in a header, so the load generator does the same work for both shapes.
 const requestOf = (shape: Shape): Request => ({
@@ -26,7 +35,7 @@ const requestOf = (shape: Shape): Request => ({
   body: oneDocBody,
   setupRequest: (req: Request) => ({
     ...req,
-    headers: { ...req.headers, ...(shape === 'keyed' ? { 'idempotency-key': newKey() } : { 'x-nonce': randomUUID() }) },
+    headers: { ...req.headers, ...(shape === 'keyed' ? { 'idempotency-key': keyOf() } : { 'x-nonce': randomUUID() }) },
   }),
 });
 

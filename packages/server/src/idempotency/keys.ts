@@ -7,7 +7,9 @@ import type { Store, Transaction } from '../store/store.ts';
  * Idempotency keys (API.md §1.2), as rows of `idempotency_keys` (migrations 13 and 19): one per
  * key a caller used, holding the fingerprint of its request and its 2xx answer. The table carries
  * nothing every insert would pay for and only rare work uses (migration 19): no foreign key, and
- * on SQLite no index but its primary key (the prune walks the rowids).
+ * on SQLite no index at all: rows are appended (the prune walks the rowids), and the index of
+ * keys is kept in memory (migration 21, store/sqlite/key-index.ts). The dialect's `keyRows`
+ * inserts a key's row and finds it.
  *
  * A keyed write runs as if its key were new, and its own transaction writes the key's row,
  * fingerprint and answer at once, last: the answer is recorded if and only if the write committed,
@@ -97,17 +99,18 @@ export class IdempotencyKeys {
       `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${answer.etag ?? 'null'},"body":${answer.body ?? 'null'}}`;
     if ((answer.etag === null || PLAIN_TAG.test(answer.etag)) && deferKeyRow(tx, r.databaseId, row)) return;
     const params = [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body];
-    if ((await tx.run(INSERT_KEY, params)) === 1) return;
+    const sql = this.store.dialect.keyRows;
+    if ((await tx.run(sql.insert, params)) === 1) return;
     // Taken: by a live key (the write fails), or by a row past its time the prune has not reached
     // yet, which this write takes over. Deleted and inserted anew rather than updated, so that on
     // SQLite the row moves to the end of the rowid order the prune walks.
-    await tx.run('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND ((status IS NULL AND claimed_at < ?) OR claimed_at < ?)', [
-      r.scope,
-      r.key,
+    const key = sql.match(r.scope, r.key);
+    await tx.run(`DELETE FROM idempotency_keys WHERE ${key.sql} AND ((status IS NULL AND claimed_at < ?) OR claimed_at < ?)`, [
+      ...key.params,
       this.iso(-CLAIM_TTL_MS),
       this.iso(-KEEP_MS),
     ]);
-    if ((await tx.run(INSERT_KEY, params)) === 0) throw new KeyTaken();
+    if ((await tx.run(sql.insert, params)) === 0) throw new KeyTaken();
   }
 
   /**
@@ -119,10 +122,11 @@ export class IdempotencyKeys {
   async afterFailure(r: KeyedRequest, error: unknown): Promise<RecordedAnswer> {
     const own = error instanceof KeyTaken ? running() : error;
     let row: (Row & { claimed_at: string }) | undefined;
+    const key = this.store.dialect.keyRows.match(r.scope, r.key);
     try {
-      row = await this.store.get<Row & { claimed_at: string }>(
-        'SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE scope = ? AND key = ?',
-        [r.scope, r.key],
+      // In a transaction: SQLite's index of keys is the writer's (store.ts KeyRowSql).
+      row = await this.store.transaction((tx) =>
+        tx.get<Row & { claimed_at: string }>(`SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE ${key.sql}`, key.params),
       );
     } catch {
       throw own;
@@ -173,7 +177,3 @@ export class IdempotencyKeys {
 
 /** A strong entity tag that is a JSON string as it is (printable ASCII, no backslash): the answers' `"<version>"`; another is written by a statement of its own. */
 const PLAIN_TAG = /^"[\x20\x21\x23-\x5b\x5d-\x7e]*"$/;
-
-/** A key's row with its answer: a plain insert, which changes no row when the key is taken. */
-const INSERT_KEY = `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (scope, key) DO NOTHING`;

@@ -251,6 +251,20 @@ export interface Dialect {
   readonly keyParam: string;
   /** Full-text search (documents/search.ts). */
   readonly search: SearchSql;
+  /** Idempotency keys' rows (idempotency/keys.ts). */
+  readonly keyRows: KeyRowSql;
+}
+
+/**
+ * How a dialect writes and finds the row of an idempotency key in `idempotency_keys`: PostgreSQL
+ * through the table's primary key on (scope, key); SQLite through an index in memory
+ * (sqlite/key-index.ts, migration 21), which only the writer sees: a look-up runs in a transaction.
+ */
+export interface KeyRowSql {
+  /** Inserts a row (scope, key, database_id, fingerprint, claimed_at, status, etag, body); changes no row when the key has one. */
+  readonly insert: string;
+  /** A condition that picks the row of one key of one scope, with its parameters. */
+  match(scope: string, key: string): Statement;
 }
 
 /** How a dialect indexes and matches the words of `document_search` (documents/search.ts). */

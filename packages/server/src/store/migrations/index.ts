@@ -19,6 +19,7 @@ import { migration as m0017 } from './0017-thumbnail-claims.ts';
 import { migration as m0018 } from './0018-document-rows-without-foreign-keys.ts';
 import { migration as m0019 } from './0019-idempotency-keys-lean.ts';
 import { migration as m0020 } from './0020-idempotency-keys-by-claimed-brin.ts';
+import { migration as m0021 } from './0021-idempotency-keys-indexed-in-memory.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0018,
   m0019,
   m0020,
+  m0021,
 ];

@@ -34,6 +34,11 @@ const dialect: Dialect = {
     `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents (${expressions.join(', ')})${where ? ` WHERE ${where}` : ''}`,
   keyParam: '?',
   search: postgresSearch,
+  keyRows: {
+    insert: `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (scope, key) DO NOTHING`,
+    match: (scope, key) => ({ sql: 'scope = ? AND key = ?', params: [scope, key] }),
+  },
 };
 
 /** Any number that fits in PostgreSQL's advisory lock space, fixed for svc's migrations. */

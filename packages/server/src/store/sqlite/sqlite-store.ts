@@ -12,6 +12,7 @@ import { sqliteError } from './errors.ts';
 import { StoreUnavailable } from '../errors.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
 import { BACKSTOP_PAGES, Checkpointer } from './checkpointer.ts';
+import { indexKeysInMemory, sqliteKeyRows } from './key-index.ts';
 
 const dialect: Dialect = {
   name: 'sqlite',
@@ -31,6 +32,7 @@ const dialect: Dialect = {
     `CREATE INDEX IF NOT EXISTS ${name} ON documents (${expressions.join(', ')})${where ? ` WHERE ${where}` : ''}`,
   keyParam: '+?',
   search: sqliteSearch,
+  keyRows: sqliteKeyRows,
 };
 
 type Statement = Database.Statement<unknown[], Row>;
@@ -449,6 +451,7 @@ export class SqliteStore implements Store {
 
   async migrate(): Promise<void> {
     await applyMigrations(this, dialect, (fn) => this.transaction(fn));
+    await this.exclusive(async () => indexKeysInMemory(this.writer.db));
   }
 
   async ping(): Promise<void> {
