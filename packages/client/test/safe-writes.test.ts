@@ -89,6 +89,10 @@ describe('safe writes in the SDK', () => {
     const keys = [1_000, 2_000, 1_700_000_000_000, 1_700_000_000_001].map((t) => newKey(t));
     assert.deepEqual([...keys].sort(), keys);
     assert.notEqual(newKey(5), newKey(5));
+    // Past several refills of the random bytes' pool: every key well formed, none repeated.
+    const many = Array.from({ length: 1000 }, () => newKey(7));
+    assert.equal(new Set(many).size, many.length);
+    for (const k of many) assert.match(k, /^00000000-0007-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   test('a write whose answer is lost is retried with the same Idempotency-Key: created once', async () => {
