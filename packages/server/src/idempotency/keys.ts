@@ -8,8 +8,8 @@ import type { Store, Transaction } from '../store/store.ts';
  * key a caller used, holding the fingerprint of its request and its 2xx answer. The table carries
  * nothing every insert would pay for and only rare work uses (migration 19): no foreign key, and
  * on SQLite no index at all: rows are appended (the prune walks the rowids), and the index of
- * keys is kept in memory (migration 21, store/sqlite/key-index.ts). The dialect's `keyRows`
- * inserts a key's row and finds it.
+ * keys is the store's, in memory (migration 21, store/sqlite/key-index.ts). The store's
+ * `keyRows` inserts a key's row and finds it.
  *
  * A keyed write runs as if its key were new, and its own transaction writes the key's row,
  * fingerprint and answer at once, last: the answer is recorded if and only if the write committed,
@@ -99,18 +99,18 @@ export class IdempotencyKeys {
       `{"scope":${JSON.stringify(r.scope)},"key":${JSON.stringify(r.key)},"fingerprint":"${r.fingerprint}","claimed_at":"${claimedAt}","status":${answer.status},"etag":${answer.etag ?? 'null'},"body":${answer.body ?? 'null'}}`;
     if ((answer.etag === null || PLAIN_TAG.test(answer.etag)) && deferKeyRow(tx, r.databaseId, row)) return;
     const params = [r.scope, r.key, r.databaseId, r.fingerprint, claimedAt, answer.status, answer.etag, answer.body];
-    const sql = this.store.dialect.keyRows;
-    if ((await tx.run(sql.insert, params)) === 1) return;
+    const rows = this.store.keyRows;
+    if (await rows.insert(tx, params)) return;
     // Taken: by a live key (the write fails), or by a row past its time the prune has not reached
     // yet, which this write takes over. Deleted and inserted anew rather than updated, so that on
     // SQLite the row moves to the end of the rowid order the prune walks.
-    const key = sql.match(r.scope, r.key);
+    const key = rows.match(r.scope, r.key);
     await tx.run(`DELETE FROM idempotency_keys WHERE ${key.sql} AND ((status IS NULL AND claimed_at < ?) OR claimed_at < ?)`, [
       ...key.params,
       this.iso(-CLAIM_TTL_MS),
       this.iso(-KEEP_MS),
     ]);
-    if ((await tx.run(sql.insert, params)) === 0) throw new KeyTaken();
+    if (!(await rows.insert(tx, params))) throw new KeyTaken();
   }
 
   /**
@@ -122,11 +122,11 @@ export class IdempotencyKeys {
   async afterFailure(r: KeyedRequest, error: unknown): Promise<RecordedAnswer> {
     const own = error instanceof KeyTaken ? running() : error;
     let row: (Row & { claimed_at: string }) | undefined;
-    const key = this.store.dialect.keyRows.match(r.scope, r.key);
+    const key = this.store.keyRows.match(r.scope, r.key);
     try {
-      // In a transaction: SQLite's index of keys is the writer's (store.ts KeyRowSql).
-      row = await this.store.transaction((tx) =>
-        tx.get<Row & { claimed_at: string }>(`SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE ${key.sql}`, key.params),
+      row = await this.store.get<Row & { claimed_at: string }>(
+        `SELECT fingerprint, status, etag, body, claimed_at FROM idempotency_keys WHERE ${key.sql}`,
+        key.params,
       );
     } catch {
       throw own;
@@ -147,7 +147,12 @@ export class IdempotencyKeys {
    * rows. A row out of order (the clock stepped) is deleted when a later prune reaches it.
    */
   async prune(batch = 1000): Promise<number> {
-    const n = Math.trunc(batch);
+    const deleted = await this.deleteExpired(Math.trunc(batch));
+    await this.store.keyRows.pruned();
+    return deleted;
+  }
+
+  private async deleteExpired(n: number): Promise<number> {
     const before = this.iso(-KEEP_MS);
     let deleted = 0;
     const order = this.store.dialect.insertOrder;

@@ -251,20 +251,6 @@ export interface Dialect {
   readonly keyParam: string;
   /** Full-text search (documents/search.ts). */
   readonly search: SearchSql;
-  /** Idempotency keys' rows (idempotency/keys.ts). */
-  readonly keyRows: KeyRowSql;
-}
-
-/**
- * How a dialect writes and finds the row of an idempotency key in `idempotency_keys`: PostgreSQL
- * through the table's primary key on (scope, key); SQLite through an index in memory
- * (sqlite/key-index.ts, migration 21), which only the writer sees: a look-up runs in a transaction.
- */
-export interface KeyRowSql {
-  /** Inserts a row (scope, key, database_id, fingerprint, claimed_at, status, etag, body); changes no row when the key has one. */
-  readonly insert: string;
-  /** A condition that picks the row of one key of one scope, with its parameters. */
-  match(scope: string, key: string): Statement;
 }
 
 /** How a dialect indexes and matches the words of `document_search` (documents/search.ts). */
@@ -288,9 +274,25 @@ export interface SearchSql {
   readonly float: string;
 }
 
+/**
+ * How a store writes and finds the row of an idempotency key in `idempotency_keys`: PostgreSQL
+ * through the table's primary key on (scope, key); SQLite through an index the store keeps in
+ * memory (sqlite/key-index.ts, migration 21), so every key's row must be inserted through `insert`.
+ */
+export interface KeyRows {
+  /** Inserts a key's row (scope, key, database_id, fingerprint, claimed_at, status, etag, body) in `tx`; false, writing nothing, when the key has one. */
+  insert(tx: Transaction, row: Param[]): Promise<boolean>;
+  /** A condition that picks the row of one key of one scope, with its parameters. */
+  match(scope: string, key: string): Statement;
+  /** After the prune deleted rows: lets go of what the store kept of them. */
+  pruned(): Promise<void>;
+}
+
 /** A store: one database engine, shared by every feature and every tenant database. */
 export interface Store extends Queryable {
   readonly dialect: Dialect;
+  /** Writes and finds idempotency keys' rows (idempotency/keys.ts). */
+  readonly keyRows: KeyRows;
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
    * On SQLite transactions are serialised in-process, those of one turn in one BEGIN … COMMIT, and

@@ -19,16 +19,9 @@ forEachStore('idempotency keys: storage', (kind) => {
     (await store().all<{ key: string }>('SELECT key FROM idempotency_keys WHERE key LIKE ? ORDER BY key', [`${prefix}%`])).map((r) => r.key);
   /** A key's row as a keyed write leaves it, claimed now by `clock`. */
   const row = (key: string) =>
-    store().run('INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-      `database:${t.db.databaseId}`,
-      key,
-      t.db.databaseId,
-      'f',
-      new Date(clock.now()).toISOString(),
-      201,
-      null,
-      '{}',
-    ]);
+    store().transaction((tx) =>
+      store().keyRows.insert(tx, [`database:${t.db.databaseId}`, key, t.db.databaseId, 'f', new Date(clock.now()).toISOString(), 201, null, '{}']),
+    );
 
   test('the prune deletes every expired key, in windows of its batch, past a live row among them, and keeps the live ones', async () => {
     for (let i = 0; i < 12; i++) await row(`${kind}-prune-old-${String(i).padStart(2, '0')}`);

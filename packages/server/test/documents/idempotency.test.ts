@@ -127,13 +127,19 @@ forEachStore('idempotency keys', (kind) => {
     // The claim row of a request that has not answered yet (one still running, or one whose server died before COMMIT).
     const h = createHash('sha256');
     for (const part of ['POST', '/v1/orders/docs', '', body]) h.update(part).update('\0');
-    await t.server.db.store.run('INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at) VALUES (?, ?, ?, ?, ?)', [
-      `database:${t.db.databaseId}`,
-      `${kind}-running`,
-      t.db.databaseId,
-      h.digest('base64url'),
-      new Date(clock.now()).toISOString(),
-    ]);
+    const store = t.server.db.store;
+    await store.transaction((tx) =>
+      store.keyRows.insert(tx, [
+        `database:${t.db.databaseId}`,
+        `${kind}-running`,
+        t.db.databaseId,
+        h.digest('base64url'),
+        new Date(clock.now()).toISOString(),
+        null,
+        null,
+        null,
+      ]),
+    );
     const busy = await api.request('POST', '/orders/docs', { raw: body, ...key('running') });
     assertError(busy, 409, 'conflict');
     assert.equal(busy.headers.get('retry-after'), '1');

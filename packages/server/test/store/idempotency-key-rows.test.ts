@@ -3,14 +3,16 @@ import assert from 'node:assert/strict';
 import { openStore } from '../../src/store/open-store.ts';
 import { forEachStore, openTestStore } from '../helpers/stores.ts';
 import { ManualClock } from '../../src/infra/clock.ts';
-import { IdempotencyKeys, type KeyedRequest } from '../../src/idempotency/keys.ts';
+import { IdempotencyKeys, KEEP_MS, type KeyedRequest } from '../../src/idempotency/keys.ts';
 import { MIGRATIONS } from '../../src/store/migrations/index.ts';
 import type { Store } from '../../src/store/store.ts';
+import type { SqliteKeyRows } from '../../src/store/sqlite/key-index.ts';
 
 /**
- * How a key's row is written and found (store.ts KeyRowSql): through the primary key on
- * PostgreSQL, through an index in the writer's memory on SQLite (migration 21, sqlite/key-index.ts),
- * which must hold every key of the file, also those written before the store was opened.
+ * How a key's row is written and found (store.ts KeyRows): through the primary key on
+ * PostgreSQL, through an index the store keeps in memory on SQLite (migration 21,
+ * sqlite/key-index.ts), which must hold every key of the file, also those written before the
+ * store was opened, and lets go of the rows the prune deleted.
  */
 forEachStore('idempotency key rows', (kind) => {
   const clock = new ManualClock(Date.parse('2026-11-27T12:00:00.000Z'));
@@ -67,6 +69,30 @@ forEachStore('idempotency key rows', (kind) => {
       }
     } finally {
       await reopened?.close();
+      await db.drop();
+    }
+  });
+
+  test('the prune deletes expired keys, which are free again; on SQLite the index lets go of them', async () => {
+    const db = await openTestStore(kind);
+    try {
+      const { store } = db;
+      const later = new ManualClock(clock.now());
+      const keys = new IdempotencyKeys(store, later);
+      const write = (key: string) => store.transaction((tx) => keys.record(request(key), tx, answer(1)));
+      for (let i = 0; i < 30; i++) await write(`old${i}`);
+      later.advance(KEEP_MS - 1000);
+      for (let i = 0; i < 5; i++) await write(`new${i}`);
+      later.advance(2000);
+      assert.equal(await keys.prune(7), 30);
+      if (kind === 'sqlite') assert.equal((store.keyRows as SqliteKeyRows).size, 5, 'the entries of the 5 rows left');
+      await assert.rejects(keys.afterFailure(request('old3'), new Error('the write failed')));
+      assert.deepEqual(await keys.afterFailure(request('new3'), new Error('the write failed')), answer(1));
+      await write('old3');
+      later.advance(KEEP_MS + 1000);
+      assert.equal(await keys.prune(7), 6);
+      if (kind === 'sqlite') assert.equal((store.keyRows as SqliteKeyRows).size, 0);
+    } finally {
       await db.drop();
     }
   });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { runAfterCommit, type CommitGroup, type Param, type Dialect, type Queryable, type Store, type Transaction } from '../store.ts';
+import { runAfterCommit, type CommitGroup, type Param, type Dialect, type KeyRows, type Queryable, type Store, type Transaction } from '../store.ts';
 import { applyMigrations } from '../migrations/apply.ts';
 import { postgresJson } from './json-sql.ts';
 import { postgresSearch } from './search-sql.ts';
@@ -34,11 +34,6 @@ const dialect: Dialect = {
     `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents (${expressions.join(', ')})${where ? ` WHERE ${where}` : ''}`,
   keyParam: '?',
   search: postgresSearch,
-  keyRows: {
-    insert: `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (scope, key) DO NOTHING`,
-    match: (scope, key) => ({ sql: 'scope = ? AND key = ?', params: [scope, key] }),
-  },
 };
 
 /** Any number that fits in PostgreSQL's advisory lock space, fixed for svc's migrations. */
@@ -85,8 +80,21 @@ const ownRows = (r: pg.QueryResult): pg.QueryResult => ({ ...r, rows: r.rows.map
  * transaction that finds an identical one running waits for it, and shares the next run with the
  * identical reads asked for meanwhile (infra/shared-runs.ts).
  */
+/** Key rows through the table's primary key on (scope, key): a second insert of a key waits for the first transaction, then changes nothing. */
+const keyRows: KeyRows = {
+  insert: async (tx, row) =>
+    (await tx.run(
+      `INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (scope, key) DO NOTHING`,
+      row,
+    )) === 1,
+  match: (scope, key) => ({ sql: 'scope = ? AND key = ?', params: [scope, key] }),
+  pruned: async () => undefined,
+};
+
 export class PostgresStore extends PgQueryable implements Store {
   readonly dialect = dialect;
+  readonly keyRows = keyRows;
   private readonly pool: pg.Pool;
   private readonly groups: GroupCommit;
   /** Identical reads on the pool share a run not sent yet (shared-reads.ts says which may). */

@@ -1,82 +1,121 @@
 import { hash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { KeyRowSql } from '../store.ts';
+import type { KeyRows, Param, Statement, Transaction } from '../store.ts';
 
 /**
- * The index of idempotency keys on SQLite (migration 21), in the writer connection's memory: an
- * attached in-memory database holding `idempotency_key_rows (hash, row)`, one entry per row of
- * `idempotency_keys`: a hash of its scope and key, and its rowid. The table itself is only
- * appended to (in time order, which the prune walks), so a keyed write dirties the page the
- * previous one did, whatever its key; a key's entry goes into a B-tree in memory, where a page of
- * its own costs nothing at COMMIT. SQLite runs one instance per file, so one process holds every
- * key's entry.
+ * Idempotency keys' rows on SQLite (migration 21): the table is only appended to, and its index of
+ * keys is this store's, in memory: for a hash of each row's scope and key, the row's `id`. A keyed
+ * write dirties the table's last page, as the one before it did, whatever its key; an index in
+ * the file, ordered by key, made each random key dirty a page of its own, which every COMMIT wrote
+ * whole to the WAL. SQLite runs one instance per file, so one process sees every key's row.
  *
- * TEMP triggers of the writer keep it, inside the statement that changes the table, so an entry
- * commits and rolls back (to a group commit's savepoint too) with its row:
- * - before an INSERT, a key that has a row makes SQLite skip the new one (RAISE(IGNORE): the
- *   statement changes no row, as PostgreSQL's ON CONFLICT DO NOTHING on the primary key);
- * - after an INSERT, the row's entry; after a DELETE (the prune, a deleted database, a lapsed
- *   key taken over), its entry goes.
- * It is built from the table when the store opens, so a key recorded just before a crash is found
- * by the retry after it. A hash picks candidate rows, which are compared by scope and key: two
- * keys with one hash cost a row read, never a wrong answer. Only the writer sees the index, so a
- * look-up by key runs on the writer. An entry is two integers in a B-tree: about 20 MB of memory
- * per million keys kept (a key is kept 24 hours).
+ * The index holds candidates, each checked against its row by scope and key, so a stale entry
+ * (its row rolled back, deleted, or its id taken by another row) costs a row read, never a wrong
+ * answer: an insert adds its entry before its transaction commits, the writes of one transaction
+ * see each other's keys, and nothing needs undoing when one rolls back. What it must never miss
+ * is a row: every row is inserted through `insert`, and the index is built from the table when
+ * the store opens, so a key recorded just before a crash is found by the retry after it. Entries
+ * go when the prune has deleted every row up to theirs (`pruned`). A hand-written index rather
+ * than SQLite's own: an index in an attached in-memory database, kept by triggers, cost each
+ * write calls from SQLite into JavaScript for the hash, more than the write's own row.
+ * About 60 bytes of memory per key kept (keys are kept 24 hours).
  */
+export class SqliteKeyRows implements KeyRows {
+  /** Hash → id, or ids when several rows share a hash (a collision, or stale entries). */
+  private readonly ids = new Map<number, number | number[]>();
+  /** Every entry as it was added, oldest first: ids, and their hashes. */
+  private readonly added: { ids: number[]; hashes: number[] } = { ids: [], hashes: [] };
+  /** Where `added` begins: entries before it are gone (an array's shift would copy the rest each time). */
+  private start = 0;
 
-/** The last key hashed: an insert's two triggers ask for the same key one after the other. */
-const last = { scope: undefined as unknown, key: undefined as unknown, hash: 0 };
+  constructor(private readonly reader: { get<T>(sql: string, params?: Param[]): Promise<T | undefined> }) {}
 
-/** 52 bits of SHA-256 over scope and key: a JavaScript number, and an SQLite INTEGER. */
-export function keyHash(scope: unknown, key: unknown): number {
-  if (scope !== last.scope || key !== last.key) {
-    last.hash = Number.parseInt(hash('sha256', `${scope}\0${key}`, 'hex').slice(0, 13), 16);
-    last.scope = scope;
-    last.key = key;
+  /** Fills the index from the table: once, when the store opens, after the migrations. */
+  load(db: Database.Database): void {
+    this.ids.clear();
+    this.added.ids.length = 0;
+    this.added.hashes.length = 0;
+    this.start = 0;
+    for (const [id, scope, key] of db.prepare('SELECT id, scope, key FROM idempotency_keys ORDER BY id').raw().iterate() as Iterable<
+      [number, string, string]
+    >) {
+      this.add(keyHash(scope, key), id);
+    }
   }
-  return last.hash;
+
+  /** Entries held (tests). */
+  get size(): number {
+    return this.added.ids.length - this.start;
+  }
+
+  async insert(tx: Transaction, row: Param[]): Promise<boolean> {
+    const h = keyHash(row[0], row[1]);
+    const candidates = this.candidates(h);
+    if (candidates.length > 0) {
+      const taken = await tx.get(`SELECT 1 AS taken FROM idempotency_keys WHERE ${idsIn(candidates)} AND scope = ? AND key = ?`, [
+        ...candidates,
+        row[0],
+        row[1],
+      ]);
+      if (taken) return false;
+    }
+    const inserted = await tx.get<{ id: number }>(
+      'INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+      row,
+    );
+    this.add(h, Number(inserted?.id));
+    return true;
+  }
+
+  match(scope: string, key: string): Statement {
+    const candidates = this.candidates(keyHash(scope, key));
+    if (candidates.length === 0) return { sql: '0', params: [] };
+    return { sql: `${idsIn(candidates)} AND scope = ? AND key = ?`, params: [...candidates, scope, key] };
+  }
+
+  /** Rows are pruned oldest first: every entry below the oldest row left is gone. */
+  async pruned(): Promise<void> {
+    const oldest = (await this.reader.get<{ id: number | null }>('SELECT min(id) AS id FROM idempotency_keys'))?.id ?? Number.POSITIVE_INFINITY;
+    const { ids, hashes } = this.added;
+    while (this.start < ids.length && ids[this.start] < oldest) {
+      this.remove(hashes[this.start], ids[this.start]);
+      this.start++;
+    }
+    // Drop the gone part of the log once it is most of it.
+    if (this.start > 1024 && this.start * 2 > ids.length) {
+      ids.splice(0, this.start);
+      hashes.splice(0, this.start);
+      this.start = 0;
+    }
+  }
+
+  private candidates(h: number): number[] {
+    const found = this.ids.get(h);
+    return found === undefined ? [] : typeof found === 'number' ? [found] : found;
+  }
+
+  private add(h: number, id: number): void {
+    const found = this.ids.get(h);
+    this.ids.set(h, found === undefined ? id : typeof found === 'number' ? [found, id] : [...found, id]);
+    this.added.ids.push(id);
+    this.added.hashes.push(h);
+  }
+
+  private remove(h: number, id: number): void {
+    const found = this.ids.get(h);
+    if (found === id) this.ids.delete(h);
+    else if (Array.isArray(found)) {
+      const rest = found.filter((x) => x !== id);
+      if (rest.length === 0) this.ids.delete(h);
+      else this.ids.set(h, rest.length === 1 ? rest[0] : rest);
+    }
+  }
 }
 
-const COLUMNS = 'scope, key, database_id, fingerprint, claimed_at, status, etag, body';
+/** `id = ?` or `id IN (?, …)` for some candidates. */
+const idsIn = (candidates: number[]) => (candidates.length === 1 ? 'id = ?' : `id IN (${candidates.map(() => '?').join(', ')})`);
 
-/** The key rows' statements on SQLite (store.ts KeyRowSql): a plain INSERT, and a look-up through the index. */
-export const sqliteKeyRows: KeyRowSql = {
-  insert: `INSERT INTO idempotency_keys (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  match: (scope, key) => ({
-    sql: 'rowid IN (SELECT row FROM idempotency_key_rows WHERE hash = ?) AND scope = ? AND key = ?',
-    params: [keyHash(scope, key), scope, key],
-  }),
-};
-
-/** The triggers that keep the index (their names). */
-const TRIGGERS = ['idempotency_key_taken', 'idempotency_key_indexed', 'idempotency_key_unindexed'];
-
-/**
- * Attaches the index to the writer and fills it from the table, after the migrations. Again when
- * a migration made the table anew (dropping a table drops its triggers): the index is filled again.
- */
-export function indexKeysInMemory(db: Database.Database): void {
-  const kept = db
-    .prepare(`SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => '?').join(', ')})`)
-    .pluck()
-    .get(...TRIGGERS);
-  if (kept === TRIGGERS.length) return;
-  if (!(db.pragma('database_list') as Array<{ name: string }>).some((d) => d.name === 'keys_index')) {
-    db.function('svc_key_hash', { deterministic: true }, keyHash);
-    db.exec(`ATTACH ':memory:' AS keys_index`);
-    db.exec('CREATE TABLE keys_index.idempotency_key_rows (hash INTEGER NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (hash, row)) WITHOUT ROWID');
-  }
-  for (const name of TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS temp.${name}`);
-  // A TEMP trigger may name tables of other databases; the target of an INSERT or DELETE in its
-  // body goes unqualified (SQLite's rule), and only the index has this name.
-  db.exec(`CREATE TEMP TRIGGER idempotency_key_taken BEFORE INSERT ON main.idempotency_keys
-    WHEN EXISTS (SELECT 1 FROM keys_index.idempotency_key_rows r JOIN main.idempotency_keys k ON k.rowid = r.row
-                 WHERE r.hash = svc_key_hash(NEW.scope, NEW.key) AND k.scope = NEW.scope AND k.key = NEW.key)
-    BEGIN SELECT RAISE(IGNORE); END`);
-  db.exec(`CREATE TEMP TRIGGER idempotency_key_indexed AFTER INSERT ON main.idempotency_keys
-    BEGIN INSERT INTO idempotency_key_rows (hash, row) VALUES (svc_key_hash(NEW.scope, NEW.key), NEW.rowid); END`);
-  db.exec(`CREATE TEMP TRIGGER idempotency_key_unindexed AFTER DELETE ON main.idempotency_keys
-    BEGIN DELETE FROM idempotency_key_rows WHERE hash = svc_key_hash(OLD.scope, OLD.key) AND row = OLD.rowid; END`);
-  db.exec('DELETE FROM keys_index.idempotency_key_rows');
-  db.exec('INSERT INTO keys_index.idempotency_key_rows (hash, row) SELECT svc_key_hash(scope, key), rowid FROM main.idempotency_keys ORDER BY 1, 2');
+/** 52 bits of SHA-256 over scope and key: a JavaScript number (a Map key without a string). */
+export function keyHash(scope: unknown, key: unknown): number {
+  return Number.parseInt(hash('sha256', `${scope}\0${key}`, 'hex').slice(0, 13), 16);
 }

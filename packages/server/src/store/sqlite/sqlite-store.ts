@@ -12,7 +12,7 @@ import { sqliteError } from './errors.ts';
 import { StoreUnavailable } from '../errors.ts';
 import { DEFAULT_STORE_TIMEOUTS, type StoreTimeouts } from '../timeouts.ts';
 import { BACKSTOP_PAGES, Checkpointer } from './checkpointer.ts';
-import { indexKeysInMemory, sqliteKeyRows } from './key-index.ts';
+import { SqliteKeyRows } from './key-index.ts';
 
 const dialect: Dialect = {
   name: 'sqlite',
@@ -32,7 +32,6 @@ const dialect: Dialect = {
     `CREATE INDEX IF NOT EXISTS ${name} ON documents (${expressions.join(', ')})${where ? ` WHERE ${where}` : ''}`,
   keyParam: '+?',
   search: sqliteSearch,
-  keyRows: sqliteKeyRows,
 };
 
 type Statement = Database.Statement<unknown[], Row>;
@@ -256,6 +255,8 @@ function bind(params: Param[]): unknown[] {
  */
 export class SqliteStore implements Store {
   readonly dialect = dialect;
+  /** Idempotency keys' rows, and their index in memory (key-index.ts). */
+  readonly keyRows = new SqliteKeyRows(this);
   private readonly writer: Connection;
   private readonly reader: Connection;
   /** WAL checkpoints in a worker thread (checkpointer.ts); none for an in-memory database. */
@@ -451,7 +452,7 @@ export class SqliteStore implements Store {
 
   async migrate(): Promise<void> {
     await applyMigrations(this, dialect, (fn) => this.transaction(fn));
-    await this.exclusive(async () => indexKeysInMemory(this.writer.db));
+    await this.exclusive(async () => this.keyRows.load(this.writer.db));
   }
 
   async ping(): Promise<void> {
