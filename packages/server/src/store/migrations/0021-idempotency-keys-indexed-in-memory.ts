@@ -6,8 +6,8 @@ import type { Migration } from './migration.ts';
  * is ordered by the key, and keys as most clients make them (random UUIDs) land each on a page of
  * its own: every keyed write dirtied one more page, which its COMMIT wrote whole to the WAL and a
  * checkpoint copied again. The index of keys is kept in the server's memory instead
- * (store/sqlite/key-index.ts: built from this table when the store opens, kept by triggers in
- * every write's own transaction), and the table is only appended to. SQLite runs one instance per
+ * (store/sqlite/key-index.ts: built from this table when the store opens, and by every insert),
+ * and the table is only appended to. SQLite runs one instance per
  * file, which makes one process's memory a place for it. `id` names the rowid the index points
  * to, so that a VACUUM keeps it. PostgreSQL logs an index insert as the entry, not the page, and
  * keeps its primary key.

@@ -18,7 +18,7 @@ import type { KeyRows, Param, Statement, Transaction } from '../store.ts';
  * go when the prune has deleted every row up to theirs (`pruned`). A hand-written index rather
  * than SQLite's own: an index in an attached in-memory database, kept by triggers, cost each
  * write calls from SQLite into JavaScript for the hash, more than the write's own row.
- * About 60 bytes of memory per key kept (keys are kept 24 hours).
+ * Memory: a Map entry per key kept (keys are kept 24 hours); docs/safe-writes.md gives its size.
  */
 export class SqliteKeyRows implements KeyRows {
   /** Hash → id, or ids when several rows share a hash (a collision, or stale entries). */
