@@ -36,7 +36,7 @@ export class SqliteKeyRows implements KeyRows {
     this.added.ids.length = 0;
     this.added.hashes.length = 0;
     this.start = 0;
-    for (const [id, scope, key] of db.prepare('SELECT id, scope, key FROM idempotency_keys ORDER BY id').raw().iterate() as Iterable<
+    for (const [id, scope, key] of db.prepare('SELECT rowid, scope, key FROM idempotency_keys ORDER BY rowid').raw().iterate() as Iterable<
       [number, string, string]
     >) {
       this.add(keyHash(scope, key), id);
@@ -60,7 +60,7 @@ export class SqliteKeyRows implements KeyRows {
       if (taken) return false;
     }
     const inserted = await tx.get<{ id: number }>(
-      'INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+      'INSERT INTO idempotency_keys (scope, key, database_id, fingerprint, claimed_at, status, etag, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid AS id',
       row,
     );
     this.add(h, Number(inserted?.id));
@@ -75,7 +75,7 @@ export class SqliteKeyRows implements KeyRows {
 
   /** Rows are pruned oldest first: every entry below the oldest row left is gone. */
   async pruned(): Promise<void> {
-    const oldest = (await this.reader.get<{ id: number | null }>('SELECT min(id) AS id FROM idempotency_keys'))?.id ?? Number.POSITIVE_INFINITY;
+    const oldest = (await this.reader.get<{ id: number | null }>('SELECT min(rowid) AS id FROM idempotency_keys'))?.id ?? Number.POSITIVE_INFINITY;
     const { ids, hashes } = this.added;
     while (this.start < ids.length && ids[this.start] < oldest) {
       this.remove(hashes[this.start], ids[this.start]);
@@ -112,8 +112,8 @@ export class SqliteKeyRows implements KeyRows {
   }
 }
 
-/** `id = ?` or `id IN (?, …)` for some candidates. */
-const idsIn = (candidates: number[]) => (candidates.length === 1 ? 'id = ?' : `id IN (${candidates.map(() => '?').join(', ')})`);
+/** `rowid = ?` or `rowid IN (?, …)` for some candidates (`rowid`: `id` since migration 21, and the table's rowid before it, which a test's store may have). */
+const idsIn = (candidates: number[]) => (candidates.length === 1 ? 'rowid = ?' : `rowid IN (${candidates.map(() => '?').join(', ')})`);
 
 /** 52 bits of SHA-256 over scope and key: a JavaScript number (a Map key without a string). */
 export function keyHash(scope: unknown, key: unknown): number {
