@@ -92,6 +92,17 @@ forEachStore('idempotency key rows', (kind) => {
       later.advance(KEEP_MS + 1000);
       assert.equal(await keys.prune(7), 6);
       if (kind === 'sqlite') assert.equal((store.keyRows as SqliteKeyRows).size, 0);
+      // Emptied otherwise (a deleted database's keys): SQLite numbers new rows from 1 again; the
+      // index drops what it held of the rows gone, and the prune still lets go of the new ones.
+      for (let i = 0; i < 4; i++) await write(`again${i}`);
+      await store.run('DELETE FROM idempotency_keys');
+      for (let i = 0; i < 2; i++) await write(`after${i}`);
+      await assert.rejects(keys.afterFailure(request('again1'), new Error('the write failed')));
+      assert.deepEqual(await keys.afterFailure(request('after1'), new Error('the write failed')), answer(1));
+      if (kind === 'sqlite') assert.equal((store.keyRows as SqliteKeyRows).size, 2);
+      later.advance(KEEP_MS + 1000);
+      assert.equal(await keys.prune(7), 2);
+      if (kind === 'sqlite') assert.equal((store.keyRows as SqliteKeyRows).size, 0);
     } finally {
       await db.drop();
     }

@@ -95,10 +95,15 @@ export class SqliteKeyRows implements KeyRows {
   }
 
   private add(h: number, id: number): void {
+    // SQLite gives a new row one more than the largest rowid in the table: an entry at or above
+    // it is stale (its row rolled back, or deleted, the table's newest), and goes. So `added`
+    // stays in increasing order, which `pruned` walks, also after the table was emptied.
+    const { ids, hashes } = this.added;
+    while (ids.length > this.start && ids[ids.length - 1] >= id) this.remove(hashes.pop() as number, ids.pop() as number);
     const found = this.ids.get(h);
     this.ids.set(h, found === undefined ? id : typeof found === 'number' ? [found, id] : [...found, id]);
-    this.added.ids.push(id);
-    this.added.hashes.push(h);
+    ids.push(id);
+    hashes.push(h);
   }
 
   private remove(h: number, id: number): void {
