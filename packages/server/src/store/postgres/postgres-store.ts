@@ -68,18 +68,6 @@ async function takeMaintenanceLock(q: Queryable): Promise<void> {
 /** A joining read's own copy of a shared answer: its rows are objects its caller may change. */
 const ownRows = (r: pg.QueryResult): pg.QueryResult => ({ ...r, rows: r.rows.map((row) => ({ ...row })) });
 
-/**
- * The scale-out store: PostgreSQL through a pg pool, shared by any number of instances.
- *
- * Every wait is bounded (pool.ts), and a connection-class failure surfaces as StoreUnavailable
- * (errors.ts): while the server is away requests fail fast with 503, and they succeed again as
- * soon as it is back, since the pool drops the broken clients and opens new ones.
- *
- * A transaction asked for with a commit group shares one with the group's others waiting at the
- * same moment (group-commit.ts); any other takes a pooled client of its own. A read outside a
- * transaction that finds an identical one running waits for it, and shares the next run with the
- * identical reads asked for meanwhile (infra/shared-runs.ts).
- */
 /** Key rows through the table's primary key on (scope, key): a second insert of a key waits for the first transaction, then changes nothing. */
 const keyRows: KeyRows = {
   insert: async (tx, row) =>
@@ -92,6 +80,18 @@ const keyRows: KeyRows = {
   pruned: async () => undefined,
 };
 
+/**
+ * The scale-out store: PostgreSQL through a pg pool, shared by any number of instances.
+ *
+ * Every wait is bounded (pool.ts), and a connection-class failure surfaces as StoreUnavailable
+ * (errors.ts): while the server is away requests fail fast with 503, and they succeed again as
+ * soon as it is back, since the pool drops the broken clients and opens new ones.
+ *
+ * A transaction asked for with a commit group shares one with the group's others waiting at the
+ * same moment (group-commit.ts); any other takes a pooled client of its own. A read outside a
+ * transaction that finds an identical one running waits for it, and shares the next run with the
+ * identical reads asked for meanwhile (infra/shared-runs.ts).
+ */
 export class PostgresStore extends PgQueryable implements Store {
   readonly dialect = dialect;
   readonly keyRows = keyRows;

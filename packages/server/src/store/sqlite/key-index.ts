@@ -121,6 +121,6 @@ export class SqliteKeyRows implements KeyRows {
 const idsIn = (candidates: number[]) => (candidates.length === 1 ? 'rowid = ?' : `rowid IN (${candidates.map(() => '?').join(', ')})`);
 
 /** 52 bits of SHA-256 over scope and key: a JavaScript number (a Map key without a string). */
-export function keyHash(scope: unknown, key: unknown): number {
+function keyHash(scope: unknown, key: unknown): number {
   return Number.parseInt(hash('sha256', `${scope}\0${key}`, 'hex').slice(0, 13), 16);
 }
